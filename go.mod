@@ -1,0 +1,3 @@
+module github.com/runledger/runledger
+
+go 1.26

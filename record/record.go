@@ -1,0 +1,219 @@
+// Package record defines the run record, runledger's account of what the
+// runtime observed about one attempt of a command. Its JSON field names are a
+// public interface: agents parse them, so fields are only ever added.
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Schema is the value of Record.Schema for this version of the format.
+const Schema = "runledger.run/v1"
+
+// FileName is the record's name inside a run directory.
+const FileName = "record.json"
+
+// Status is what became of a run. Only StatusPassed is a success.
+type Status string
+
+const (
+	StatusPassed      Status = "passed"       // exited by itself with code 0
+	StatusFailed      Status = "failed"       // exited by itself with a non-zero code
+	StatusTimedOut    Status = "timed_out"    // runledger stopped it at its deadline
+	StatusSignaled    Status = "signaled"     // killed by a signal runledger did not send
+	StatusCancelled   Status = "cancelled"    // the wrapper was told to stop
+	StatusStartFailed Status = "start_failed" // the command never ran
+	StatusRunning     Status = "running"      // written at start; rewritten at the end
+	StatusIncomplete  Status = "incomplete"   // a running record whose wrapper is gone
+)
+
+// Termination says how the end of the process was established.
+type Termination string
+
+const (
+	// TerminationExited: the command ended by itself.
+	TerminationExited Termination = "exited"
+	// TerminationConfirmed: runledger stopped it and saw its whole process group gone.
+	TerminationConfirmed Termination = "confirmed"
+	// TerminationUnconfirmed: runledger stopped it but could not see the group gone.
+	TerminationUnconfirmed Termination = "unconfirmed"
+)
+
+// Stream names, also the keys of Record.Streams.
+const (
+	Stdout = "stdout"
+	Stderr = "stderr"
+	Output = "output" // stdout and stderr interleaved in arrival order
+)
+
+// StreamNames lists the streams every record carries, in display order.
+var StreamNames = []string{Stdout, Stderr, Output}
+
+// Record is one attempt of one command.
+type Record struct {
+	Schema      string             `json:"schema"`
+	ID          string             `json:"id"`
+	Name        string             `json:"name"`
+	Attempt     int                `json:"attempt"`
+	Command     Command            `json:"command"`
+	StartedAt   time.Time          `json:"started_at"`
+	EndedAt     *time.Time         `json:"ended_at"`
+	DurationMS  *int64             `json:"duration_ms"`
+	Status      Status             `json:"status"`
+	ExitCode    *int               `json:"exit_code"`
+	Signal      *string            `json:"signal"`
+	TimedOut    bool               `json:"timed_out"`
+	Termination Termination        `json:"termination,omitempty"`
+	WaitStatus  string             `json:"wait_status,omitempty"`
+	StartError  string             `json:"start_error,omitempty"`
+	Limits      Limits             `json:"limits"`
+	Streams     map[string]*Stream `json:"streams"`
+	Leftovers   *Leftovers         `json:"leftovers,omitempty"`
+	JUnit       []JUnitFile        `json:"junit"`
+	JUnitSkip   []JUnitSkipped     `json:"junit_ignored,omitempty"`
+	CI          *CI                `json:"ci,omitempty"`
+	Wrapper     Wrapper            `json:"wrapper"`
+	Errors      []string           `json:"errors,omitempty"`
+}
+
+// Command is what was run and where.
+type Command struct {
+	Argv []string `json:"argv"`
+	Dir  string   `json:"dir"`
+}
+
+// Limits are the bounds the run was started with.
+type Limits struct {
+	TimeoutMS    int64  `json:"timeout_ms,omitempty"`
+	KillAfterMS  int64  `json:"kill_after_ms"`
+	MaxLogBytes  int64  `json:"max_log_bytes"`
+	PipeWaitMS   int64  `json:"pipe_wait_ms"`
+	RetriesLeft  int    `json:"retries_left"`
+	RetryOfRunID string `json:"retry_of,omitempty"`
+}
+
+// Stream describes one captured stream. Offsets are offsets into the
+// original stream, whatever the stored file kept.
+type Stream struct {
+	File         string     `json:"file"`
+	Bytes        int64      `json:"bytes"`
+	StoredBytes  int64      `json:"stored_bytes"`
+	Truncated    bool       `json:"truncated"`
+	StoredRanges [][2]int64 `json:"stored_ranges"`
+	SHA256       string     `json:"sha256"`
+	// Complete is false when runledger stopped reading before the writer
+	// closed the stream (a descendant held the pipe past the bounded wait).
+	Complete   bool   `json:"complete"`
+	WriteError string `json:"write_error,omitempty"`
+}
+
+// Leftovers reports descendants still alive, or still holding the output
+// pipes, after the command itself ended.
+type Leftovers struct {
+	HeldPipes   bool        `json:"held_pipes"`
+	Processes   bool        `json:"processes"`
+	Stopped     bool        `json:"stopped"`
+	Termination Termination `json:"termination"`
+}
+
+// JUnitFile is a JUnit report attributed to this run, copied into the run
+// directory so that later rewrites of the original cannot change it.
+type JUnitFile struct {
+	Path    string    `json:"path"`
+	Stored  string    `json:"stored"`
+	Bytes   int64     `json:"bytes"`
+	SHA256  string    `json:"sha256"`
+	ModTime time.Time `json:"mod_time"`
+}
+
+// JUnitSkipped is a file that matched a --junit pattern but was not taken.
+type JUnitSkipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// CI is the GitHub Actions context the run happened in.
+type CI struct {
+	Repository string `json:"repository,omitempty"`
+	RunID      string `json:"run_id,omitempty"`
+	RunAttempt string `json:"run_attempt,omitempty"`
+	Job        string `json:"job,omitempty"`
+	Workflow   string `json:"workflow,omitempty"`
+	SHA        string `json:"sha,omitempty"`
+	Ref        string `json:"ref,omitempty"`
+	PR         int    `json:"pr,omitempty"`
+	ServerURL  string `json:"server_url,omitempty"`
+}
+
+// Wrapper identifies the runledger process that wrote the record, so a
+// reader can tell a live run from one whose wrapper died.
+type Wrapper struct {
+	PID     int    `json:"pid"`
+	Host    string `json:"host"`
+	BootID  string `json:"boot_id,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Passed reports whether the record, taken alone, is a success: the command
+// exited by itself with code 0 and every stream was read to its end.
+func (r *Record) Passed() bool {
+	if r.Status != StatusPassed || r.ExitCode == nil || *r.ExitCode != 0 ||
+		r.TimedOut || r.Termination != TerminationExited || len(r.Errors) > 0 {
+		return false
+	}
+	for _, name := range StreamNames {
+		s, ok := r.Streams[name]
+		if !ok || !s.Complete || s.WriteError != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// Read loads the record in dir.
+func Read(dir string) (*Record, error) {
+	path := filepath.Join(dir, FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", path, err)
+	}
+	if r.Schema != Schema {
+		return nil, fmt.Errorf("decode %s: schema %q, want %q", path, r.Schema, Schema)
+	}
+	return &r, nil
+}
+
+// Write stores r in dir atomically: readers see the old record or the new
+// one, never a torn file, even if the wrapper dies mid-write.
+func Write(dir string, r *Record) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode record %s: %w", r.ID, err)
+	}
+	data = append(data, '\n')
+	tmp, err := os.CreateTemp(dir, ".record-*.json")
+	if err != nil {
+		return fmt.Errorf("write record %s: %w", r.ID, err)
+	}
+	_, werr := tmp.Write(data)
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write record %s: %w", r.ID, err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, FileName)); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write record %s: %w", r.ID, err)
+	}
+	return nil
+}

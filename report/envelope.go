@@ -1,0 +1,115 @@
+package report
+
+// Schema is the value of Envelope.Schema.
+const Schema = "runledger.report/v1"
+
+// Envelope is what agents read first: the status, then per run name the
+// latest attempt, then earlier attempts. Field names are a public interface.
+type Envelope struct {
+	Schema     string       `json:"schema"`
+	Status     string       `json:"status"`
+	Runs       []Run        `json:"runs"`
+	Superseded []Superseded `json:"superseded"`
+	Warnings   []string     `json:"warnings,omitempty"`
+	// Omitted counts what a size budget left out; never status rows.
+	Omitted *Omitted `json:"omitted,omitempty"`
+}
+
+// Run is the latest attempt of one run name.
+type Run struct {
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	Attempt     int            `json:"attempt"`
+	Status      string         `json:"status"`
+	ExitCode    *int           `json:"exit_code"`
+	Signal      *string        `json:"signal"`
+	TimedOut    bool           `json:"timed_out"`
+	Termination string         `json:"termination"`
+	DurationMS  *int64         `json:"duration_ms"`
+	Truncated   bool           `json:"truncated"`
+	Summary     Summary        `json:"summary"`
+	Flaky       []TestRef      `json:"flaky,omitempty"`
+	Excerpts    []Excerpt      `json:"excerpts"`
+	Logs        map[string]Log `json:"logs"`
+	Warnings    []string       `json:"warnings,omitempty"`
+}
+
+// Summary is a test count with its provenance. Counts are present only when
+// Source is not "none".
+type Summary struct {
+	Source   string    `json:"source"` // "junit", a runner name ("go", "pytest", …) or "none"
+	Verified bool      `json:"verified"`
+	Tests    *int      `json:"tests,omitempty"`
+	Passed   *int      `json:"passed,omitempty"`
+	Failed   *int      `json:"failed,omitempty"`
+	Skipped  *int      `json:"skipped,omitempty"`
+	Errors   *int      `json:"errors,omitempty"`
+	Failures []Failure `json:"failures,omitempty"`
+	// Spans are the raw log byte ranges the counts were read from.
+	Spans []Span `json:"spans,omitempty"`
+	Note  string `json:"note,omitempty"`
+}
+
+// Failure is one failing test.
+type Failure struct {
+	Name      string `json:"name"`
+	Classname string `json:"classname,omitempty"`
+	File      string `json:"file,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Message   string `json:"message,omitempty"`
+	Span      *Span  `json:"span,omitempty"`
+}
+
+// TestRef names a test, e.g. one that failed and then passed on retry.
+type TestRef struct {
+	Name      string `json:"name"`
+	Classname string `json:"classname,omitempty"`
+}
+
+// Span is a byte range [Start, End) of a stream, in original offsets.
+type Span struct {
+	Stream string `json:"stream"`
+	Start  int64  `json:"start"`
+	End    int64  `json:"end"`
+}
+
+// Excerpt is a cited piece of a log. Text has ANSI codes stripped and invalid
+// UTF-8 replaced; SHA256 is of the raw bytes [Start, End) of the stream.
+type Excerpt struct {
+	Stream    string `json:"stream"`
+	Start     int64  `json:"start"`
+	End       int64  `json:"end"`
+	FirstLine int64  `json:"first_line"`
+	LastLine  int64  `json:"last_line"`
+	Reason    string `json:"reason"` // failure, error, summary, head, tail
+	SHA256    string `json:"sha256"`
+	Text      string `json:"text"`
+}
+
+// Log points at a full stream.
+type Log struct {
+	Bytes     int64      `json:"bytes"`
+	SHA256    string     `json:"sha256"`
+	Truncated bool       `json:"truncated"`
+	Stored    [][2]int64 `json:"stored_ranges,omitempty"`
+	Path      string     `json:"path,omitempty"`
+	Artifact  string     `json:"artifact,omitempty"`
+}
+
+// Superseded is an earlier attempt of a run name.
+type Superseded struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Attempt  int    `json:"attempt"`
+	Status   string `json:"status"`
+	ExitCode *int   `json:"exit_code"`
+	Marker   string `json:"marker,omitempty"`
+	Pointer  string `json:"pointer,omitempty"`
+}
+
+// Omitted says what a size budget left out.
+type Omitted struct {
+	Excerpts   int   `json:"excerpts"`
+	Bytes      int64 `json:"bytes"`
+	Superseded int   `json:"superseded"`
+}
