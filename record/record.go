@@ -69,6 +69,8 @@ type Record struct {
 	Signal      *string            `json:"signal"`
 	TimedOut    bool               `json:"timed_out"`
 	Termination Termination        `json:"termination,omitempty"`
+	PID         int                `json:"pid,omitempty"`
+	Usage       *Usage             `json:"usage,omitempty"`
 	WaitStatus  string             `json:"wait_status,omitempty"`
 	StartError  string             `json:"start_error,omitempty"`
 	Limits      Limits             `json:"limits"`
@@ -112,6 +114,14 @@ type Stream struct {
 	WriteError string `json:"write_error,omitempty"`
 }
 
+// Usage is the kernel's resource accounting for the command and the
+// descendants it waited for.
+type Usage struct {
+	UserMS    int64 `json:"user_ms"`
+	SystemMS  int64 `json:"system_ms"`
+	MaxRSSKiB int64 `json:"max_rss_kib"`
+}
+
 // Leftovers reports descendants still alive, or still holding the output
 // pipes, after the command itself ended.
 type Leftovers struct {
@@ -153,10 +163,11 @@ type CI struct {
 // Wrapper identifies the runledger process that wrote the record, so a
 // reader can tell a live run from one whose wrapper died.
 type Wrapper struct {
-	PID     int    `json:"pid"`
-	Host    string `json:"host"`
-	BootID  string `json:"boot_id,omitempty"`
-	Version string `json:"version,omitempty"`
+	PID       int    `json:"pid"`
+	Host      string `json:"host"`
+	BootID    string `json:"boot_id,omitempty"`
+	ProcStart string `json:"proc_start,omitempty"`
+	Version   string `json:"version,omitempty"`
 }
 
 // Passed reports whether the record, taken alone, is a success: the command

@@ -1,0 +1,145 @@
+// Package capture runs a command and records what the runtime observed:
+// its exit status or how it was stopped, its times, and every byte of its
+// output, stored beside a record in the run store. It reads no output for
+// meaning; that is the report's job.
+package capture
+
+import (
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/store"
+)
+
+// Options configure a capture. Zero values are usable defaults except Argv.
+type Options struct {
+	Name        string
+	Argv        []string
+	Dir         string        // the command's working directory; "" is the current one
+	Env         []string      // nil: the wrapper's environment
+	Timeout     time.Duration // 0: none
+	KillAfter   time.Duration // grace between the stop signal and SIGKILL
+	PipeWait    time.Duration // how long descendants may hold the output open after the command ends
+	MaxLogBytes int64         // per stream; 0: unlimited
+	Retries     int
+	JUnit       []string // glob patterns, relative to Dir; ** matches any depth
+	CI          *record.CI
+	Version     string
+
+	Stdin          io.Reader // nil: no input
+	Stdout, Stderr io.Writer // live passthrough; nil: discard
+	// Cancel delivers the signals the wrapper itself receives; each is
+	// forwarded to the command's process group.
+	Cancel <-chan os.Signal
+}
+
+// Defaults for Options fields left zero.
+const (
+	DefaultKillAfter   = 10 * time.Second
+	DefaultPipeWait    = 5 * time.Second
+	DefaultMaxLogBytes = 1 << 30
+)
+
+func (o *Options) defaults() {
+	if o.KillAfter <= 0 {
+		o.KillAfter = DefaultKillAfter
+	}
+	if o.PipeWait <= 0 {
+		o.PipeWait = DefaultPipeWait
+	}
+	if o.Name == "" && len(o.Argv) > 0 {
+		o.Name = DefaultName(o.Argv)
+	}
+	if o.Stdout == nil {
+		o.Stdout = io.Discard
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+}
+
+// Run runs the command, retrying per opts.Retries, and returns one record
+// per attempt. An error means runledger itself failed; the records it
+// returns alongside are still true.
+func Run(st *store.Store, opts Options) ([]*record.Record, error) {
+	if len(opts.Argv) == 0 {
+		return nil, errors.New("run: no command given")
+	}
+	opts.defaults()
+	var recs []*record.Record
+	retryOf := ""
+	for i := 0; ; i++ {
+		rec, err := runAttempt(st, opts, opts.Retries-i, retryOf)
+		if rec != nil {
+			recs = append(recs, rec)
+		}
+		if err != nil {
+			return recs, err
+		}
+		if i == opts.Retries || !retryable(rec) {
+			return recs, nil
+		}
+		retryOf = rec.ID
+	}
+}
+
+// retryable: only a run that ended badly and is known to be over. Starting
+// again on top of a process that may still run would make both results lies.
+func retryable(r *record.Record) bool {
+	switch r.Status {
+	case record.StatusFailed, record.StatusTimedOut, record.StatusSignaled:
+	default:
+		return false
+	}
+	if r.Termination != record.TerminationExited && r.Termination != record.TerminationConfirmed {
+		return false
+	}
+	return r.Leftovers == nil || r.Leftovers.Termination == record.TerminationConfirmed
+}
+
+// ExitCode is the status the wrapper exits with for a record, following
+// timeout(1) and the shell: the command's own code, 124 on timeout, 128+N
+// for signal N, 126 not executable, 127 not found.
+func ExitCode(r *record.Record) int {
+	switch r.Status {
+	case record.StatusPassed, record.StatusFailed:
+		if r.ExitCode != nil {
+			return *r.ExitCode
+		}
+	case record.StatusTimedOut:
+		return 124
+	case record.StatusSignaled, record.StatusCancelled:
+		if r.Signal != nil {
+			if n, ok := signalNumber(*r.Signal); ok {
+				return 128 + n
+			}
+		}
+	case record.StatusStartFailed:
+		if r.ExitCode != nil {
+			return *r.ExitCode
+		}
+	}
+	return 125
+}
+
+// DefaultName names a run after its command: the program's base name and
+// the first argument, enough to tell "go test" from "go vet".
+func DefaultName(argv []string) string {
+	name := baseName(argv[0])
+	if len(argv) > 1 && len(argv[1]) > 0 && argv[1][0] != '-' {
+		name += " " + argv[1]
+	}
+	return name
+}
+
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:]
+		}
+	}
+	return p
+}

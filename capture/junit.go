@@ -1,0 +1,158 @@
+package capture
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/runledger/runledger/record"
+)
+
+// attributeJUnit takes the files matching the patterns that were written
+// after the run started, and copies them into the run directory: a later
+// run overwriting the same path cannot change what this run reported. A
+// matching file older than the run is a leftover from an earlier run and
+// is named in the record as ignored.
+func attributeJUnit(base string, patterns []string, started time.Time, runDir string) ([]record.JUnitFile, []record.JUnitSkipped) {
+	taken := []record.JUnitFile{}
+	var skipped []record.JUnitSkipped
+	seen := map[string]bool{}
+	for _, pat := range patterns {
+		matches, err := globAll(base, pat)
+		if err != nil {
+			skipped = append(skipped, record.JUnitSkipped{Path: pat, Reason: "bad pattern: " + err.Error()})
+			continue
+		}
+		if len(matches) == 0 {
+			skipped = append(skipped, record.JUnitSkipped{Path: pat, Reason: "no file matched"})
+		}
+		for _, m := range matches {
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			f, reason := takeJUnit(base, m, started, runDir, len(taken))
+			if reason != "" {
+				skipped = append(skipped, record.JUnitSkipped{Path: m, Reason: reason})
+				continue
+			}
+			taken = append(taken, f)
+		}
+	}
+	return taken, skipped
+}
+
+func takeJUnit(base, rel string, started time.Time, runDir string, n int) (record.JUnitFile, string) {
+	src := filepath.Join(base, rel)
+	info, err := os.Stat(src)
+	if err != nil {
+		return record.JUnitFile{}, err.Error()
+	}
+	if !info.Mode().IsRegular() {
+		return record.JUnitFile{}, "not a regular file"
+	}
+	// Coarse file-system clocks round down, so this errs towards "stale":
+	// a file is never attributed to a run it may predate.
+	if info.ModTime().Before(started) {
+		return record.JUnitFile{}, fmt.Sprintf("stale: modified %s, before the run started %s",
+			info.ModTime().UTC().Format(time.RFC3339Nano), started.UTC().Format(time.RFC3339Nano))
+	}
+	stored := filepath.Join("junit", fmt.Sprintf("%03d-%s", n+1, filepath.Base(rel)))
+	size, sum, err := copyFile(src, filepath.Join(runDir, stored))
+	if err != nil {
+		return record.JUnitFile{}, "copy failed: " + err.Error()
+	}
+	return record.JUnitFile{Path: rel, Stored: stored, Bytes: size, SHA256: sum, ModTime: info.ModTime().UTC()}, ""
+}
+
+func copyFile(src, dst string) (int64, string, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return 0, "", err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return 0, "", err
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		return 0, "", err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(out, h), in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), err
+}
+
+// globAll matches pattern against the tree under base. Besides the usual
+// glob syntax, a "**" path element matches any number of directories, as
+// in the test-report actions users know.
+func globAll(base, pattern string) ([]string, error) {
+	pattern = filepath.ToSlash(pattern)
+	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
+		return nil, fmt.Errorf("pattern %q: %w", pattern, err)
+	}
+	if base == "" {
+		base = "."
+	}
+	if filepath.IsAbs(pattern) {
+		rel, err := filepath.Rel(base, pattern)
+		if err != nil {
+			return nil, err
+		}
+		pattern = filepath.ToSlash(rel)
+	}
+	// Walk only below the pattern's literal prefix: a repository's
+	// node_modules need not be searched for "build/test-results/*.xml".
+	segs := strings.Split(pattern, "/")
+	root := base
+	for len(segs) > 1 && !strings.ContainsAny(segs[0], `*?[\`) {
+		root = filepath.Join(root, segs[0])
+		segs = segs[1:]
+	}
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable corners are not an error for a search
+		}
+		rel, _ := filepath.Rel(base, p)
+		if d.IsDir() && d.Name() == ".runledger" {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && matchPath(strings.Split(pattern, "/"), strings.Split(filepath.ToSlash(rel), "/")) {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func matchPath(pat, name []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(name); i++ {
+				if matchPath(pat[1:], name[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(name) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], name[0]); !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(name) == 0
+}

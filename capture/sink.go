@@ -1,0 +1,167 @@
+package capture
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/runledger/runledger/record"
+)
+
+// logFile stores one stream. Under its cap it is a plain copy. Past the cap
+// it keeps the first half of the cap as the head and uses the second half as
+// a ring holding the most recent bytes, so the summary a runner prints at
+// the end survives; Close puts the ring back in order. Memory stays at zero
+// bytes of log whatever the stream's size: the ring lives in the file.
+type logFile struct {
+	f       *os.File
+	path    string
+	cap     int64 // 0: unlimited
+	headCap int64
+	tailCap int64
+	n       int64 // bytes seen: the stream's true length
+	good    int64 // length of the prefix known to be on disk, for write errors
+	sum     hash.Hash
+	err     error
+}
+
+func newLogFile(path string, limit int64) (*logFile, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("create log %s: %w", path, err)
+	}
+	l := &logFile{f: f, path: path, cap: limit, sum: sha256.New()}
+	if limit > 0 {
+		l.headCap = limit / 2
+		l.tailCap = limit - l.headCap
+	}
+	return l, nil
+}
+
+// Write never fails towards the caller: a full disk must not stop the live
+// passthrough or the other streams. The first error is kept for the record.
+func (l *logFile) Write(p []byte) {
+	start := l.n
+	l.n += int64(len(p))
+	if l.err != nil {
+		return
+	}
+	if l.cap == 0 || l.n <= l.cap {
+		l.sum.Write(p)
+		k, err := l.f.WriteAt(p, start)
+		l.good, l.err = start+int64(k), err
+		return
+	}
+	l.writeRing(p, start)
+	if l.err != nil {
+		l.good = l.headCap
+	}
+}
+
+// writeRing writes p, which begins at original offset start, keeping the
+// head intact and wrapping everything past it around the tail ring.
+func (l *logFile) writeRing(p []byte, start int64) {
+	if start < l.headCap {
+		k := l.headCap - start
+		if _, l.err = l.f.WriteAt(p[:k], start); l.err != nil {
+			return
+		}
+		p, start = p[k:], l.headCap
+	}
+	if int64(len(p)) > l.tailCap {
+		drop := int64(len(p)) - l.tailCap
+		p, start = p[drop:], start+drop
+	}
+	for len(p) > 0 {
+		pos := (start - l.headCap) % l.tailCap
+		k := min(int64(len(p)), l.tailCap-pos)
+		if _, l.err = l.f.WriteAt(p[:k], l.headCap+pos); l.err != nil {
+			return
+		}
+		p, start = p[k:], start+k
+	}
+}
+
+// Close finishes the file and describes it. complete says whether the
+// writer closed the stream (false: runledger stopped reading first).
+func (l *logFile) Close(complete bool) *record.Stream {
+	truncated := l.cap > 0 && l.n > l.cap
+	if truncated && l.err == nil {
+		if l.err = l.unwrap(); l.err != nil {
+			l.good = l.headCap
+		}
+	}
+	if err := l.f.Close(); err != nil && l.err == nil {
+		l.err, l.good = err, 0
+	}
+	st := &record.Stream{File: filepath.Base(l.path), Bytes: l.n, Complete: complete,
+		StoredBytes: l.n, StoredRanges: [][2]int64{{0, l.n}}}
+	if truncated {
+		st.Truncated, st.StoredBytes = true, l.cap
+		st.StoredRanges = [][2]int64{{0, l.headCap}, {l.n - l.tailCap, l.n}}
+	}
+	st.SHA256 = hex.EncodeToString(l.sum.Sum(nil))
+	if l.err != nil {
+		l.salvage(st)
+	}
+	return st
+}
+
+// salvage makes the record true after a write error: the file is cut to the
+// prefix known to be intact, and the record describes exactly that.
+func (l *logFile) salvage(st *record.Stream) {
+	st.WriteError = l.err.Error()
+	st.Truncated = l.good < l.n
+	st.StoredBytes, st.StoredRanges = l.good, [][2]int64{{0, l.good}}
+	st.SHA256 = ""
+	if err := os.Truncate(l.path, l.good); err != nil {
+		st.WriteError += "; " + err.Error()
+		st.StoredRanges = nil
+		return
+	}
+	st.SHA256 = l.hashFile()
+}
+
+// unwrap rewrites a wrapped file as head followed by the tail in stream
+// order, hashing what it writes.
+func (l *logFile) unwrap() error {
+	split := l.headCap + (l.n-l.tailCap-l.headCap)%l.tailCap
+	tmp, err := os.CreateTemp(filepath.Dir(l.path), ".unwrap-*")
+	if err != nil {
+		return fmt.Errorf("unwrap %s: %w", l.path, err)
+	}
+	defer os.Remove(tmp.Name())
+	l.sum.Reset()
+	w := io.MultiWriter(tmp, l.sum)
+	parts := [][2]int64{{0, l.headCap}, {split, l.cap}, {l.headCap, split}}
+	for _, pr := range parts {
+		if _, err := io.Copy(w, io.NewSectionReader(l.f, pr[0], pr[1]-pr[0])); err != nil {
+			tmp.Close()
+			return fmt.Errorf("unwrap %s: %w", l.path, err)
+		}
+	}
+	if err := errors.Join(tmp.Close(), os.Rename(tmp.Name(), l.path)); err != nil {
+		return fmt.Errorf("unwrap %s: %w", l.path, err)
+	}
+	return nil
+}
+
+// hashFile hashes what is actually on disk after a write error, so the
+// record's hash always describes the stored file.
+func (l *logFile) hashFile() string {
+	f, err := os.Open(l.path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
