@@ -112,6 +112,11 @@ func (a *attempt) launch() (*exec.Cmd, error) {
 	}
 	a.group = group{pgid: cmd.Process.Pid}
 	a.rec.PID = cmd.Process.Pid
+	// The record names the pid before any output is passed on, so whoever
+	// sees the command's first byte can find its process group.
+	if err := record.Write(a.dir, a.rec); err != nil {
+		a.rec.Errors = append(a.rec.Errors, err.Error())
+	}
 	a.logs.pump(a.opts.Stdout, a.opts.Stderr)
 	a.exited = make(chan leaderExit, 1)
 	go func() {
@@ -120,9 +125,6 @@ func (a *attempt) launch() (*exec.Cmd, error) {
 	}()
 	// os/exec must not wait: the group's own reaper does. Release drops the pidfd.
 	_ = cmd.Process.Release()
-	if err := record.Write(a.dir, a.rec); err != nil {
-		a.rec.Errors = append(a.rec.Errors, err.Error())
-	}
 	return cmd, nil
 }
 

@@ -33,8 +33,12 @@ type group struct {
 	pgid int
 }
 
+// signal sends sig to every member. A pgid of 0 or 1 would address
+// runledger's own group or every process: never send those.
 func (g group) signal(sig syscall.Signal) {
-	_ = syscall.Kill(-g.pgid, sig)
+	if g.pgid > 1 {
+		_ = syscall.Kill(-g.pgid, sig)
+	}
 }
 
 // waitLeader blocks until the leader ends, reaping members that end before
@@ -70,6 +74,9 @@ func (g group) reap() {
 
 // gone reports whether no member of the group remains, zombies included.
 func (g group) gone() bool {
+	if g.pgid <= 1 {
+		return false
+	}
 	g.reap()
 	return errors.Is(syscall.Kill(-g.pgid, 0), syscall.ESRCH)
 }

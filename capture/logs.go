@@ -7,38 +7,65 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/runledger/runledger/record"
 )
 
-// readSize is large so that one read drains a full pipe: fewer syscalls
-// and fewer hash calls per byte than tee's 8 KiB.
-const readSize = 1 << 20
+// readSize batches many small writes of the command into one read (fewer
+// syscalls and wake-ups than tee's 8 KiB), yet stays small enough to be
+// in the CPU cache while it is hashed and copied into the log files.
+const readSize = 256 << 10
 
-// pipeSize asks the kernel for pipes as large as readSize, so a fast writer
-// is not throttled to 64 KiB per wake-up.
+// pipeSize asks the kernel for large pipes, so a fast writer is not
+// throttled to 64 KiB between two wake-ups of the reader.
 const pipeSize = 1 << 20
+
+// buffersPerStream bounds memory (2 MiB a stream) while letting the reader
+// run ahead of the two log writers, which hash on other cores.
+const buffersPerStream = 8
+
+// chunk is one read, shared by the stream's log writer and the combined
+// log writer; the last of them to finish returns it to the free list.
+type chunk struct {
+	buf  []byte
+	n    int
+	refs atomic.Int32
+	free chan *chunk
+}
+
+func (c *chunk) release() {
+	if c.refs.Add(-1) == 0 {
+		c.free <- c
+	}
+}
 
 // stream is one output pipe of the command and its log file.
 type stream struct {
 	r, w     *os.File
 	log      *logFile
-	done     chan struct{}
+	chunks   chan *chunk // to this stream's log writer
+	free     chan *chunk
+	done     chan struct{} // closed when the reader stops
 	complete bool
 	liveErr  error
 }
 
 // logSet is the command's two pipes, their logs, and the combined log.
+// Readers hand each chunk to two writers, so that the two hashes run in
+// parallel with the next read.
 type logSet struct {
 	stdout, stderr *stream
-	mu             sync.Mutex // orders writes to output so it keeps arrival order
 	output         *logFile
+	combined       chan *chunk // arrival order is the order of sends here
+	writers        sync.WaitGroup
+	readers        sync.WaitGroup
 }
 
 func openLogs(dir string, limit int64) (*logSet, error) {
-	s := &logSet{}
+	s := &logSet{combined: make(chan *chunk, 2*buffersPerStream)}
 	var err error
 	if s.output, err = newLogFile(filepath.Join(dir, "output.log"), limit); err != nil {
 		return nil, err
@@ -63,7 +90,12 @@ func newStream(path string, limit int64) (*stream, error) {
 	}
 	// Best effort: a smaller pipe is only slower.
 	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, w.Fd(), syscall.F_SETPIPE_SZ, pipeSize)
-	return &stream{r: r, w: w, log: l, done: make(chan struct{})}, nil
+	st := &stream{r: r, w: w, log: l, done: make(chan struct{}),
+		chunks: make(chan *chunk, buffersPerStream), free: make(chan *chunk, buffersPerStream)}
+	for range buffersPerStream {
+		st.free <- &chunk{buf: make([]byte, readSize), free: st.free}
+	}
+	return st, nil
 }
 
 func (s *logSet) closeWriteEnds() {
@@ -71,20 +103,48 @@ func (s *logSet) closeWriteEnds() {
 	s.stderr.w.Close()
 }
 
-// pump copies each pipe to its live writer first (so the terminal sees
-// output as promptly as without the wrapper), then to its logs.
+// pump starts a reader per pipe and the three log writers. Each reader
+// writes to its live writer first, so the terminal sees output as promptly
+// as without the wrapper.
 func (s *logSet) pump(stdout, stderr io.Writer) {
-	go s.copy(s.stdout, stdout)
-	go s.copy(s.stderr, stderr)
+	s.readers.Add(2)
+	go s.read(s.stdout, stdout)
+	go s.read(s.stderr, stderr)
+	go func() {
+		s.readers.Wait()
+		close(s.combined)
+	}()
+	s.writers.Add(3)
+	go s.write(s.stdout.chunks, s.stdout.log)
+	go s.write(s.stderr.chunks, s.stderr.log)
+	go s.write(s.combined, s.output)
 }
 
-func (s *logSet) copy(st *stream, live io.Writer) {
+func (s *logSet) read(st *stream, live io.Writer) {
+	defer s.readers.Done()
 	defer close(st.done)
-	buf := make([]byte, readSize)
+	defer close(st.chunks)
+	raw, rawErr := st.r.SyscallConn()
 	for {
-		n, err := st.r.Read(buf)
+		c := <-st.free
+		var n int
+		var err error
+		if rawErr == nil {
+			n, err = readAvailable(raw, c.buf)
+		} else {
+			n, err = st.r.Read(c.buf)
+		}
 		if n > 0 {
-			s.deliver(st, live, buf[:n])
+			if st.liveErr == nil {
+				// The terminal going away must not stop the capture.
+				_, st.liveErr = live.Write(c.buf[:n])
+			}
+			c.n = n
+			c.refs.Store(2)
+			st.chunks <- c
+			s.combined <- c
+		} else {
+			st.free <- c
 		}
 		if err != nil {
 			st.complete = errors.Is(err, io.EOF)
@@ -93,15 +153,41 @@ func (s *logSet) copy(st *stream, live io.Writer) {
 	}
 }
 
-func (s *logSet) deliver(st *stream, live io.Writer, p []byte) {
-	if st.liveErr == nil {
-		// The terminal going away must not stop the capture.
-		_, st.liveErr = live.Write(p)
+// readAvailable reads everything the pipe holds, up to len(buf), waiting
+// only while it holds nothing. A writer printing 4 KiB at a time would
+// otherwise cost a wake-up, two log writes and two hash calls per 4 KiB.
+func readAvailable(raw syscall.RawConn, buf []byte) (n int, err error) {
+	rerr := raw.Read(func(fd uintptr) bool {
+		for n < len(buf) {
+			k, e := syscall.Read(int(fd), buf[n:])
+			switch {
+			case e == syscall.EINTR:
+				continue
+			case e == syscall.EAGAIN:
+				return n > 0 // nothing yet: let the poller wait
+			case e != nil:
+				err = e
+				return true
+			case k == 0:
+				err = io.EOF
+				return true
+			}
+			n += k
+		}
+		return true
+	})
+	if err == nil && rerr != nil {
+		err = rerr
 	}
-	st.log.Write(p)
-	s.mu.Lock()
-	s.output.Write(p)
-	s.mu.Unlock()
+	return n, err
+}
+
+func (s *logSet) write(chunks <-chan *chunk, l *logFile) {
+	defer s.writers.Done()
+	for c := range chunks {
+		l.Write(c.buf[:c.n])
+		c.release()
+	}
 }
 
 // wait reports whether both pipes reached end of file within d.
@@ -136,10 +222,12 @@ func (s *logSet) drainNow() {
 	}
 }
 
-// close finishes the three logs; the pumps must have stopped.
+// close finishes the three logs once the readers have stopped and the
+// writers have drained what they were handed.
 func (s *logSet) close() map[string]*record.Stream {
 	s.stdout.r.Close()
 	s.stderr.r.Close()
+	s.writers.Wait()
 	return map[string]*record.Stream{
 		record.Stdout: s.stdout.log.Close(s.stdout.complete),
 		record.Stderr: s.stderr.log.Close(s.stderr.complete),

@@ -1,0 +1,303 @@
+package compaction
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Outcome is what the text of one output says about a test or build run.
+// It is text evidence only: the run record's exit status outranks it, and
+// OutcomePassed is never a success claim by itself.
+type Outcome string
+
+const (
+	OutcomeNotRun  Outcome = "not_run" // no run markers, or a shape that only quotes them
+	OutcomeFailed  Outcome = "failed"  // at least one failure marker or non-zero count
+	OutcomePassed  Outcome = "passed"  // pass evidence and no failure evidence anywhere
+	OutcomeUnknown Outcome = "unknown" // run-like, but no verdict either way
+)
+
+// Verdict is the result of Classify.
+type Verdict struct {
+	RunLike bool    `json:"run_like"`
+	Outcome Outcome `json:"outcome"`
+	// Reason names the rule that decided: a marker kind for runs
+	// (failure_marker, failure_count, exit_status, pass_marker, pass_count,
+	// run_marker, quoted_failure) or why the text is not a run (no_marker, indented_only,
+	// numbered_source, diff, source_code).
+	Reason string `json:"reason"`
+	// Line, Offset and Evidence locate the deciding line (1-based line, byte
+	// offset of its start, its text); zero when no line decided.
+	Line     int    `json:"line,omitempty"`
+	Offset   int64  `json:"offset,omitempty"`
+	Evidence string `json:"evidence,omitempty"`
+}
+
+// maxLine bounds how much of one line is examined, so a single huge line
+// cannot make ClassifyReader hold a whole log. Markers start lines and
+// summaries are short, so the head of a line is what matters.
+const maxLine = 64 << 10
+
+// Classify reports whether text is the output of a test or build run and,
+// if so, whether it failed or passed.
+func Classify(text string) Verdict {
+	v, _ := ClassifyReader(strings.NewReader(text))
+	return v
+}
+
+// ClassifyReader is Classify over a stream, holding at most one bounded line
+// at a time, for logs too big to read whole.
+func ClassifyReader(r io.Reader) (Verdict, error) {
+	br := bufio.NewReaderSize(r, 32<<10)
+	var c classifier
+	for {
+		line, n, err := readLine(br)
+		if n > 0 {
+			c.feed(line, n)
+		}
+		if err == io.EOF {
+			return c.verdict(), nil
+		}
+		if err != nil {
+			return c.verdict(), fmt.Errorf("classify: read line %d: %w", c.lineNo+1, err)
+		}
+	}
+}
+
+// readLine returns the head (up to maxLine bytes) of the next line without
+// its newline, and the line's full length in bytes including the newline.
+func readLine(br *bufio.Reader) (string, int64, error) {
+	var head []byte
+	var n int64
+	for {
+		frag, err := br.ReadSlice('\n')
+		n += int64(len(frag))
+		if room := maxLine - len(head); room > 0 {
+			head = append(head, frag[:min(room, len(frag))]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return strings.TrimRight(string(head), "\r\n"), n, err
+	}
+}
+
+// evidence is one marker line.
+type evidence struct {
+	line   int
+	offset int64
+	text   string
+	reason string
+}
+
+func (e *evidence) setOnce(lineNo int, off int64, text, reason string) {
+	if e.reason == "" {
+		*e = evidence{lineNo, off, text, reason}
+	}
+}
+
+// classifier is the per-line state machine behind Classify. The counters
+// decide whether the text as a whole is a run; the shapes that only quote
+// run output (diffs, numbered reads, source files, Markdown) are recognised
+// by the share of lines they take, so one stray line cannot flip a verdict.
+type classifier struct {
+	lineNo   int
+	offset   int64
+	nonBlank int
+
+	numbered  int // cat -n / editor-style numbered lines
+	patch     int // diff headers, hunk bodies, commit headers
+	decls     int // column-0 source declarations
+	shadowed  int // failure-looking lines in regions that do not count
+	anchored  bool
+	inFence   bool
+	fence     string
+	inCommit  bool
+	hunkOld   int
+	hunkNew   int
+	firstRun  evidence
+	firstFail evidence
+	lastPass  evidence
+}
+
+func (c *classifier) feed(line string, n int64) {
+	c.lineNo++
+	off := c.offset
+	c.offset += n
+	if strings.TrimSpace(line) == "" {
+		c.blankInHunk()
+		return
+	}
+	c.nonBlank++
+	if c.skipped(line) {
+		if m, ok := matchMarker(line); ok && m.polarity == failing {
+			c.shadowed++
+		}
+		return
+	}
+	if isDecl(line) {
+		c.decls++
+	}
+	m, ok := matchMarker(line)
+	if !ok {
+		return
+	}
+	if m.run && indent(line) < 4 {
+		c.anchored = true
+	}
+	if m.run {
+		c.firstRun.setOnce(c.lineNo, off, line, "run_marker")
+	}
+	switch m.polarity {
+	case failing:
+		c.firstFail.setOnce(c.lineNo, off, line, m.reason)
+	case passing:
+		c.lastPass = evidence{c.lineNo, off, line, m.reason}
+	}
+}
+
+// skipped reports whether the line belongs to a region whose markers are
+// quoted rather than produced: a Markdown fence, a diff, a numbered read.
+func (c *classifier) skipped(line string) bool {
+	if c.fenceLine(line) {
+		return true
+	}
+	if c.diffLine(line) {
+		c.patch++
+		return true
+	}
+	if numberedRe.MatchString(line) {
+		c.numbered++
+		return true
+	}
+	return false
+}
+
+func (c *classifier) fenceLine(line string) bool {
+	if indent(line) < 4 {
+		t := strings.TrimLeft(line, " ")
+		for _, f := range []string{"```", "~~~"} {
+			if !strings.HasPrefix(t, f) {
+				continue
+			}
+			switch {
+			case !c.inFence:
+				c.inFence, c.fence = true, f
+			case c.fence == f:
+				c.inFence = false
+			}
+			return true
+		}
+	}
+	return c.inFence
+}
+
+// diffLine tracks git show / git diff / diff -u structure. Hunk bodies are
+// counted exactly from the @@ header, so a test that prints a small diff
+// does not make the rest of its output invisible.
+func (c *classifier) diffLine(line string) bool {
+	if c.hunkOld > 0 || c.hunkNew > 0 {
+		switch line[0] {
+		case ' ':
+			c.hunkOld, c.hunkNew = c.hunkOld-1, c.hunkNew-1
+			return true
+		case '-':
+			c.hunkOld--
+			return true
+		case '+':
+			c.hunkNew--
+			return true
+		case '\\':
+			return true
+		}
+		c.hunkOld, c.hunkNew = 0, 0
+	}
+	if m := hunkRe.FindStringSubmatch(line); m != nil {
+		c.hunkOld, c.hunkNew = hunkLen(m[1]), hunkLen(m[2])
+		c.inCommit = false
+		return true
+	}
+	if commitRe.MatchString(line) {
+		c.inCommit = true
+		return true
+	}
+	if patchHeaderRe.MatchString(line) {
+		if strings.HasPrefix(line, "diff ") {
+			c.inCommit = false
+		}
+		return true
+	}
+	return c.inCommit
+}
+
+// blankInHunk treats an empty line inside a hunk as context whose leading
+// space was stripped, as some tools and editors do.
+func (c *classifier) blankInHunk() {
+	if c.hunkOld > 0 || c.hunkNew > 0 {
+		c.hunkOld, c.hunkNew = c.hunkOld-1, c.hunkNew-1
+	}
+}
+
+func (c *classifier) verdict() Verdict {
+	if reason, ok := c.quotingShape(); ok {
+		return Verdict{Outcome: OutcomeNotRun, Reason: reason}
+	}
+	if c.firstRun.reason == "" {
+		return Verdict{Outcome: OutcomeNotRun, Reason: "no_marker"}
+	}
+	if !c.anchored {
+		return Verdict{Outcome: OutcomeNotRun, Reason: "indented_only"}
+	}
+	switch {
+	case c.firstFail.reason != "":
+		return c.firstFail.verdict(OutcomeFailed)
+	case c.lastPass.reason != "" && c.shadowed == 0:
+		return c.lastPass.verdict(OutcomePassed)
+	case c.lastPass.reason != "":
+		// A failure line in a fence or hunk may be quoted or may be real;
+		// either way it forbids calling the run a pass.
+		e := c.lastPass
+		e.reason = "quoted_failure"
+		return e.verdict(OutcomeUnknown)
+	}
+	return c.firstRun.verdict(OutcomeUnknown)
+}
+
+// quotingShape recognises texts that merely contain run output: when most
+// lines are diff or numbered lines, or the text declares source code.
+func (c *classifier) quotingShape() (string, bool) {
+	switch {
+	case c.nonBlank == 0:
+		return "no_marker", true
+	case 2*c.numbered > c.nonBlank:
+		return "numbered_source", true
+	case 2*c.patch > c.nonBlank:
+		return "diff", true
+	case c.decls >= 2:
+		return "source_code", true
+	}
+	return "", false
+}
+
+func (e evidence) verdict(o Outcome) Verdict {
+	return Verdict{RunLike: true, Outcome: o, Reason: e.reason,
+		Line: e.line, Offset: e.offset, Evidence: e.text}
+}
+
+// indent is the width of the line's leading blanks, a tab counting as 4.
+func indent(line string) int {
+	w := 0
+	for _, r := range line {
+		switch r {
+		case ' ':
+			w++
+		case '\t':
+			w += 4
+		default:
+			return w
+		}
+	}
+	return w
+}

@@ -1,0 +1,201 @@
+// Package compaction shortens a sequence of command outputs, such as a
+// coding agent's transcript or a job's attempts, without losing a result:
+// the latest run is kept in full, an earlier run that passed is kept
+// verbatim, and an earlier run that failed collapses to one pointer line
+// with a <<cg:HASH>> marker whose text stays recoverable through Expand.
+package compaction
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Output is one command output in a sequence.
+type Output struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// MarkerMode says what a collapse leaves behind.
+type MarkerMode string
+
+const (
+	// ModeFull stores the original and leaves a resolvable marker.
+	ModeFull MarkerMode = "full"
+	// ModeSummary leaves the marker line without storing the original.
+	ModeSummary MarkerMode = "summary"
+	// ModeOff collapses nothing.
+	ModeOff MarkerMode = "off"
+)
+
+// DefaultMinTokens is the smallest run worth collapsing.
+const DefaultMinTokens = 100
+
+// Options tune Compact. The zero value is the default: MinTokens 100,
+// ModeFull. A negative MinTokens collapses runs of any size.
+type Options struct {
+	MinTokens  int
+	MarkerMode MarkerMode
+}
+
+func (o Options) normalized() (Options, error) {
+	if o.MinTokens == 0 {
+		o.MinTokens = DefaultMinTokens
+	}
+	switch o.MarkerMode {
+	case "":
+		o.MarkerMode = ModeFull
+	case ModeFull, ModeSummary, ModeOff:
+	default:
+		return o, fmt.Errorf("marker mode %q: want full, summary or off", o.MarkerMode)
+	}
+	return o, nil
+}
+
+// Decision kinds and reasons, as they appear in Filter's JSON.
+const (
+	Kept      = "kept"
+	Collapsed = "collapsed"
+
+	ReasonCollapsed     = "collapsed"
+	ReasonNotRunLike    = "not_run_like"
+	ReasonPassed        = "earlier_run_passed"
+	ReasonUnknown       = "earlier_run_unknown"
+	ReasonTooSmall      = "too_small"
+	ReasonNoGain        = "no_gain"
+	ReasonLatest        = "latest"
+	ReasonHasMarker     = "has_marker"
+	ReasonModeOff       = "mode_off"
+	supersededLinePrefx = "[superseded by a later run] "
+)
+
+// Decision says what Compact did with one output and why.
+type Decision struct {
+	ID          string `json:"id"`
+	Decision    string `json:"decision"`
+	Reason      string `json:"reason"`
+	Marker      string `json:"marker,omitempty"`
+	BytesBefore int    `json:"bytes_before"`
+	BytesAfter  int    `json:"bytes_after"`
+	// Outcome and Evidence are the classifier's view, for the reader who
+	// wants to check a decision.
+	Outcome  Outcome `json:"outcome"`
+	Evidence string  `json:"evidence,omitempty"`
+}
+
+// markerRe finds a marker, also as JSON with HTML escaping ("\u003c\u003ccg:").
+var markerRe = regexp.MustCompile(`(?i)(<<|\\u003c\\u003c)cg:`)
+
+// Compact returns outputs with every earlier failed run collapsed, and one
+// Decision per output. In ModeFull the collapsed texts are put in store
+// before their marker is returned, so no marker ever points at nothing.
+func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision, error) {
+	opts, err := opts.normalized()
+	if err != nil {
+		return nil, nil, fmt.Errorf("compact: %w", err)
+	}
+	if opts.MarkerMode == ModeFull && store == nil {
+		return nil, nil, fmt.Errorf("compact: marker mode full needs a store")
+	}
+	verdicts := make([]Verdict, len(outputs))
+	latest := -1
+	for i, o := range outputs {
+		verdicts[i] = Classify(o.Text)
+		if verdicts[i].RunLike {
+			latest = i
+		}
+	}
+	out := make([]Output, len(outputs))
+	decisions := make([]Decision, len(outputs))
+	for i, o := range outputs {
+		d := Decision{ID: o.ID, Decision: Kept, BytesBefore: len(o.Text),
+			Outcome: verdicts[i].Outcome, Evidence: verdicts[i].Evidence}
+		d.Reason = skipReason(o.Text, verdicts[i], i == latest, opts)
+		out[i] = o
+		if d.Reason == "" {
+			out[i].Text, d, err = collapse(o, d, opts, store)
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		d.BytesAfter = len(out[i].Text)
+		decisions[i] = d
+	}
+	return out, decisions, nil
+}
+
+// skipReason says why an output must stay as it is, or "" to collapse it.
+// The order matters: the latest run and every non-failure are kept before
+// any size consideration is made.
+func skipReason(text string, v Verdict, latest bool, opts Options) string {
+	switch {
+	case opts.MarkerMode == ModeOff:
+		return ReasonModeOff
+	case !v.RunLike:
+		return ReasonNotRunLike
+	case latest:
+		return ReasonLatest
+	case markerRe.MatchString(text):
+		return ReasonHasMarker
+	case v.Outcome == OutcomePassed:
+		return ReasonPassed
+	case v.Outcome != OutcomeFailed:
+		return ReasonUnknown
+	case opts.MinTokens > 0 && len(text)/4 < opts.MinTokens:
+		return ReasonTooSmall
+	}
+	return ""
+}
+
+// collapse replaces a failed earlier run with its pointer line, unless
+// that would not make it smaller.
+func collapse(o Output, d Decision, opts Options, store Store) (string, Decision, error) {
+	hash := Hash([]byte(o.Text))
+	line := pointerLine(o.Text, hash, opts.MarkerMode)
+	if len(line) >= len(o.Text) {
+		d.Reason = ReasonNoGain
+		return o.Text, d, nil
+	}
+	if opts.MarkerMode == ModeFull {
+		if err := store.Put(hash, []byte(o.Text)); err != nil {
+			return "", d, fmt.Errorf("compact %s: %w", o.ID, err)
+		}
+	}
+	d.Decision, d.Reason, d.Marker = Collapsed, ReasonCollapsed, Marker(hash)
+	return line, d, nil
+}
+
+// pointerLine is the one line left in place of a collapsed run: the
+// marker, the line that showed the failure, and how to get the rest.
+func pointerLine(text, hash string, mode MarkerMode) string {
+	v := Classify(text)
+	lines := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		lines++
+	}
+	where := "not stored"
+	if mode == ModeFull {
+		where = "runledger expand " + hash
+	}
+	line := fmt.Sprintf("%s%s failed at line %d: %q (%d bytes, %d lines; %s)",
+		supersededLinePrefx, Marker(hash), v.Line, clip(v.Evidence, 120), len(text), lines, where)
+	if strings.HasSuffix(text, "\n") {
+		line += "\n"
+	}
+	return line
+}
+
+// clip shortens s to at most n bytes without splitting a UTF-8 sequence.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !isRuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

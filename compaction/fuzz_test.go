@@ -1,0 +1,56 @@
+package compaction
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzClassify: a text that carries a failure line on a line of its own
+// is never classified as passed, and the streaming and string forms agree.
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{goPassed, goFailed, pytestFailed, "```\n", "@@ -1,3 +1,3 @@\n",
+		"commit 0123456\n", "== 3 passed in 0.1s ==\n", "   1\tok  \tx\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		v := Classify(text)
+		if r, err := ClassifyReader(strings.NewReader(text)); err != nil || r != v {
+			t.Fatalf("ClassifyReader = %+v, %v; Classify = %+v", r, err, v)
+		}
+		for _, fail := range []string{"FAILED x", "--- FAIL: TestX (0.00s)", "== 1 failed in 0.1s =="} {
+			if w := Classify(text + "\n" + fail + "\n"); w.Outcome == OutcomePassed {
+				t.Fatalf("passed with %q appended: %+v", fail, w)
+			}
+		}
+	})
+}
+
+// FuzzCompact: whatever the texts, the last output is untouched, only a
+// classified failure is collapsed, and every collapse expands exactly.
+func FuzzCompact(f *testing.F) {
+	f.Add(bigFail, goPassed, "notes", 0, byte(0))
+	f.Add(goFailed, goFailed, goPassed, -1, byte(1))
+	f.Add(pytestFailed, "", pytestFailed, 5, byte(2))
+	full, summary := &DirStore{Dir: f.TempDir()}, &DirStore{Dir: f.TempDir()}
+	f.Fuzz(func(t *testing.T, a, b, c string, minTokens int, mode byte) {
+		opts := Options{MinTokens: minTokens, MarkerMode: []MarkerMode{ModeFull, ModeSummary, ModeOff}[mode%3]}
+		store := full
+		if opts.MarkerMode != ModeFull {
+			store = summary
+		}
+		in := outputsOf(a, b, c, a)
+		out, ds, err := Compact(in, opts, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out[3].Text != a {
+			t.Fatal("last output changed")
+		}
+		for i, d := range ds {
+			checkDecision(t, store, in[i], out[i], d, opts)
+			if d.Decision == Collapsed && Classify(in[i].Text).Outcome != OutcomeFailed {
+				t.Fatalf("output %d collapsed without a failure: %q", i, in[i].Text)
+			}
+		}
+	})
+}

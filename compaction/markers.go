@@ -1,0 +1,163 @@
+package compaction
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+type polarity int
+
+const (
+	neutral polarity = iota
+	failing
+	passing
+)
+
+// marker is what one line says. run markers make a text a run; the others
+// (exit lines, a bare PASS/FAIL) only help decide the outcome of a text
+// that is already a run, since a bare "exit status 1" is no test or build.
+type marker struct {
+	run      bool
+	polarity polarity
+	reason   string
+}
+
+// anchored markers must start the line, after leading blanks and an
+// optional log-level tag such as Maven's "[INFO] ".
+var anchored = []struct {
+	re *regexp.Regexp
+	m  marker
+}{
+	{regexp.MustCompile(`^BUILD FAIL(ED|URE)?\b`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^BUILD SUCCESS(FUL)?\b`), marker{true, passing, "pass_marker"}},
+	{regexp.MustCompile(`^=+ (FAILURES|ERRORS) =+\s*$`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^=+ test session`), marker{true, neutral, "run_marker"}},
+	{regexp.MustCompile(`^Traceback \(most recent`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^FAILED\b`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^panic:`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^npm (ERR!|error )`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^--- FAIL:`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^--- PASS:`), marker{true, passing, "pass_marker"}},
+	{regexp.MustCompile(`^FAIL\t\S`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^ok  \t\S`), marker{true, passing, "pass_marker"}},
+	{regexp.MustCompile(`^not ok \d+\b`), marker{true, failing, "failure_marker"}},
+	{regexp.MustCompile(`^FAIL$`), marker{false, failing, "failure_marker"}},
+	{regexp.MustCompile(`^PASS$`), marker{false, passing, "pass_marker"}},
+	{regexp.MustCompile(`^make(\[\d+\])?: \*\*\* `), marker{false, failing, "exit_status"}},
+	{regexp.MustCompile(`^error: could not compile\b`), marker{false, failing, "failure_marker"}},
+}
+
+var (
+	levelTagRe = regexp.MustCompile(`^\[(INFO|ERROR|WARNING|WARN)\] `)
+	// exitRe: the status lines of go run, shells and CI wrappers.
+	exitRe = regexp.MustCompile(`^(?i:exit status|exit code:?|exited with code|process exited with code) (-?\d+)\b`)
+	// cargo: "test result: FAILED. 1 passed; 1 failed; 0 ignored; ..."
+	cargoRe = regexp.MustCompile(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed`)
+	// node's TAP ("# fail 1") and spec ("ℹ fail 1") reporters.
+	tapRe = regexp.MustCompile(`^(?:#|ℹ) (pass|fail) (\d+)\s*$`)
+)
+
+// matchMarker reports the marker a line carries, if any.
+func matchMarker(line string) (marker, bool) {
+	t := strings.TrimSpace(line)
+	t = levelTagRe.ReplaceAllString(t, "")
+	for _, a := range anchored {
+		if a.re.MatchString(t) {
+			return a.m, true
+		}
+	}
+	if m := exitRe.FindStringSubmatch(t); m != nil {
+		if m[1] != "0" {
+			return marker{false, failing, "exit_status"}, true
+		}
+		return marker{}, false
+	}
+	if m := cargoRe.FindStringSubmatch(t); m != nil {
+		return countMarker(m[1] == "FAILED" || m[3] != "0", true), true
+	}
+	if m := tapRe.FindStringSubmatch(t); m != nil {
+		fail := m[1] == "fail" && m[2] != "0"
+		return countMarker(fail, m[1] == "pass" || m[2] == "0"), true
+	}
+	return countLine(t)
+}
+
+func countMarker(fail, pass bool) marker {
+	switch {
+	case fail:
+		return marker{true, failing, "failure_count"}
+	case pass:
+		return marker{true, passing, "pass_count"}
+	}
+	return marker{true, neutral, "run_marker"}
+}
+
+var (
+	padRe      = regexp.MustCompile(`^=+ (.*?) =+$`)
+	labelRe    = regexp.MustCompile(`^[A-Za-z]+:\s+`)
+	durationRe = regexp.MustCompile(`( in [0-9.]+m?s\b.*| \([^)]*\))$`)
+	itemRe     = regexp.MustCompile(`^(\d+) ([a-z]+)$`)
+)
+
+// countLine accepts the one shape that may sit mid-line: a runner summary
+// made only of "N word" items, like pytest's padded
+// "===== 1 failed, 2 passed in 0.1s =====", jest's "Tests: 1 failed, 3 total"
+// or mocha's "2 passing (5ms)". Prose that happens to say "3 passed" is not
+// such a line.
+func countLine(t string) (marker, bool) {
+	if m := padRe.FindStringSubmatch(t); m != nil {
+		t = m[1]
+	}
+	t = labelRe.ReplaceAllString(t, "")
+	t = durationRe.ReplaceAllString(t, "")
+	var fail, pass, counted bool
+	for _, item := range strings.Split(t, ", ") {
+		m := itemRe.FindStringSubmatch(strings.TrimSpace(item))
+		if m == nil {
+			return marker{}, false
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			return marker{}, false
+		}
+		switch m[2] {
+		case "failed", "failing", "error", "errors":
+			counted = true
+			fail = fail || n > 0
+			pass = pass || (n == 0 && m[2] == "failed")
+		case "passed", "passing":
+			counted = true
+			pass = pass || n > 0
+		}
+	}
+	if !counted {
+		return marker{}, false
+	}
+	return countMarker(fail, pass), true
+}
+
+var (
+	// numberedRe: cat -n, nl, grep -n and editor reads ("  42→").
+	numberedRe = regexp.MustCompile(`^ *\d+(\t|→|: |\| |│)`)
+	hunkRe     = regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
+	commitRe   = regexp.MustCompile(`^commit [0-9a-f]{7,64}\b`)
+	// The "---"/"+++" headers are matched narrowly: Go prints "--- FAIL:".
+	patchHeaderRe = regexp.MustCompile(`^(diff --git |diff -|index [0-9a-f]+\.\.[0-9a-f]+|--- (a/|/dev/null)|\+\+\+ (b/|/dev/null)|--- \S+\t|\+\+\+ \S+\t|new file mode |deleted file mode |similarity index |rename (from|to) |old mode |new mode |Binary files )`)
+	// declRe: column-0 declarations, which source files have and runner
+	// output does not (runners indent the source lines they quote).
+	declRe = regexp.MustCompile(`^(package \w+\s*$|import\b|from [\w.]+ import\b|func\b|def \w|async def |class \w|type \w+ |const \w|var \w|let \w|export |fn \w|pub |use [\w:]+|#include|public class )`)
+)
+
+func isDecl(line string) bool { return declRe.MatchString(line) }
+
+func hunkLen(s string) int {
+	if s == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
