@@ -25,7 +25,7 @@ func attributeJUnit(base string, patterns []string, started time.Time, runDir st
 	var skipped []record.JUnitSkipped
 	seen := map[string]bool{}
 	for _, pat := range patterns {
-		matches, err := globAll(base, pat)
+		matches, err := Glob(base, pat)
 		if err != nil {
 			skipped = append(skipped, record.JUnitSkipped{Path: pat, Reason: "bad pattern: " + err.Error()})
 			continue
@@ -93,10 +93,10 @@ func copyFile(src, dst string) (int64, string, error) {
 	return n, hex.EncodeToString(h.Sum(nil)), err
 }
 
-// globAll matches pattern against the tree under base. Besides the usual
-// glob syntax, a "**" path element matches any number of directories, as
-// in the test-report actions users know.
-func globAll(base, pattern string) ([]string, error) {
+// Glob matches pattern against the tree under base and returns paths
+// relative to base. Besides the usual glob syntax, a "**" path element
+// matches any number of directories, as in the test-report actions users know.
+func Glob(base, pattern string) ([]string, error) {
 	pattern = filepath.ToSlash(pattern)
 	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
 		return nil, fmt.Errorf("pattern %q: %w", pattern, err)

@@ -33,6 +33,11 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "run", summary: "run a command and record what happened", run: cmdRun, ownStatus: true},
+		{name: "report", summary: "render the store as Markdown or the JSON envelope", run: cmdReport},
+		{name: "show", summary: "print a verified byte or line range of a run's log", run: cmdShow},
+		{name: "grep", summary: "search a run's log; matches with line numbers and byte offsets", run: cmdGrep},
+		{name: "expand", summary: "print the original text behind a <<cg:HASH>> marker", run: cmdExpand},
+		{name: "compact", summary: "collapse superseded failed runs in a JSON array of outputs", run: cmdCompact},
 		{name: "version", summary: "print the version", run: cmdVersion},
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +26,8 @@ type runOptions struct {
 	retries     int
 	junit       []string
 	quiet       bool
+	report      bool
+	rep         reportOptions
 	argv        []string
 }
 
@@ -37,12 +38,7 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 func parseRunFlags(args []string, getenv func(string) string, stderr io.Writer) (*runOptions, error) {
 	o := &runOptions{}
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: runledger run [flags] -- COMMAND [ARG...]")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("run", "[flags] -- COMMAND [ARG...]", stderr)
 	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
 	fs.StringVar(&o.name, "name", "", "run name; attempts of one name are numbered (default: the command's first words)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "stop the command after this `duration` (0: no limit); exit 124")
@@ -52,13 +48,15 @@ func parseRunFlags(args []string, getenv func(string) string, stderr io.Writer) 
 	fs.IntVar(&o.retries, "retries", 0, "run again up to `N` times while the command fails")
 	fs.Var((*repeated)(&o.junit), "junit", "JUnit XML `glob` written by the command (repeatable; ** allowed)")
 	fs.BoolVar(&o.quiet, "quiet", false, "do not pass the command's output through")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, errHelp
-		}
-		return nil, &usageError{err.Error()}
+	fs.BoolVar(&o.report, "report", false, "after the run, print its report on stdout")
+	addReportFlags(fs, &o.rep)
+	if err := parse(fs, args); err != nil {
+		return nil, err
 	}
 	o.argv = fs.Args()
+	if err := o.rep.validate(); err != nil {
+		return nil, err
+	}
 	return o, o.validate()
 }
 
@@ -116,6 +114,12 @@ func (a *app) run(o *runOptions) error {
 	last := recs[len(recs)-1]
 	if !o.quiet {
 		a.sayDone(st, recs)
+	}
+	if o.report {
+		o.rep.dir, o.rep.names = o.dir, []string{last.Name}
+		if rerr := a.report(&o.rep); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
 	}
 	code := capture.ExitCode(last)
 	if err != nil {

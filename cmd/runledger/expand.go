@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/runledger/runledger/compaction"
+	"github.com/runledger/runledger/logread"
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/store"
+)
+
+// cgDir holds what `runledger compact` collapsed, inside the store.
+const cgDir = ".cg"
+
+type expandOptions struct {
+	dir, ref string
+}
+
+func parseExpandFlags(args []string, getenv func(string) string, stderr io.Writer) (*expandOptions, error) {
+	o := &expandOptions{}
+	fs := newFlagSet("expand", "[flags] HASH|<<cg:HASH>>", stderr)
+	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
+	if err := parse(fs, interleaved(fs, args)); err != nil {
+		return nil, err
+	}
+	if fs.NArg() != 1 {
+		return nil, &usageError{"want exactly one HASH or marker"}
+	}
+	o.ref = fs.Arg(0)
+	return o, nil
+}
+
+// cmdExpand prints the original text behind a marker, verified: a
+// superseded run's combined log, or an output `runledger compact` collapsed.
+func cmdExpand(a *app, args []string) error {
+	o, err := parseExpandFlags(args, a.getenv, a.stderr)
+	if err != nil {
+		return err
+	}
+	hash, err := compaction.ParseRef(o.ref)
+	if err != nil {
+		return &usageError{fmt.Sprintf("%q: %v", o.ref, err)}
+	}
+	st, err := store.Open(o.dir)
+	if err != nil {
+		return err
+	}
+	if l, err := findRunOutput(st, hash); err != nil || l != nil {
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		return l.CopyRange(a.stdout, 0, l.Stream.Bytes)
+	}
+	text, err := compaction.Expand(&compaction.DirStore{Dir: filepath.Join(st.Dir, cgDir)}, hash)
+	if errors.Is(err, compaction.ErrNotFound) {
+		return fmt.Errorf("marker %s: no run's output and no compacted text in %s has that hash", hash, st.Dir)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = a.stdout.Write(text)
+	return err
+}
+
+// findRunOutput returns the verified combined log whose hash starts with
+// hash, nil if no run has one.
+func findRunOutput(st *store.Store, hash string) (*logread.Log, error) {
+	recs, _, err := st.List()
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		if s, ok := r.Streams[record.Output]; ok && strings.HasPrefix(s.SHA256, hash) {
+			return logread.Open(filepath.Join(st.Dir, r.ID), r, record.Output)
+		}
+	}
+	return nil, nil
+}

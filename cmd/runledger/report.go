@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/runledger/runledger/capture"
+	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/store"
+)
+
+// maxCommentBytes keeps a rendered body clear of GitHub's 65,536-character
+// comment limit with room for other jobs' sections.
+const maxCommentBytes = 60000
+
+type reportOptions struct {
+	dir      string
+	format   string
+	maxBytes int
+	junit    []string
+	names    []string
+}
+
+// addReportFlags are shared by `report` and `run --report`.
+func addReportFlags(fs *flag.FlagSet, o *reportOptions) {
+	fs.StringVar(&o.format, "format", "markdown", "report `format`: markdown or json")
+	fs.IntVar(&o.maxBytes, "max-bytes", 16384, "bound on the Markdown body in `bytes` (at most 60000)")
+}
+
+func (o *reportOptions) validate() error {
+	if o.format != "markdown" && o.format != "json" {
+		return &usageError{fmt.Sprintf("--format %q: want markdown or json", o.format)}
+	}
+	if o.maxBytes <= 0 || o.maxBytes > maxCommentBytes {
+		return &usageError{fmt.Sprintf("--max-bytes %d: want 1 to %d", o.maxBytes, maxCommentBytes)}
+	}
+	return nil
+}
+
+func parseReportFlags(args []string, getenv func(string) string, stderr io.Writer) (*reportOptions, error) {
+	o := &reportOptions{}
+	fs := newFlagSet("report", "[flags]", stderr)
+	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
+	fs.Var((*repeated)(&o.junit), "junit", "extra JUnit XML `glob` (repeatable); such files never verify a count")
+	fs.Var((*repeated)(&o.names), "name", "report only this run `name` (repeatable)")
+	addReportFlags(fs, o)
+	if err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return o, o.validate()
+}
+
+func cmdReport(a *app, args []string) error {
+	o, err := parseReportFlags(args, a.getenv, a.stderr)
+	if err != nil {
+		return err
+	}
+	return a.report(o)
+}
+
+// report renders the store; its exit status says whether it rendered, not
+// whether the runs passed: that is in the report.
+func (a *app) report(o *reportOptions) error {
+	st, err := store.Open(o.dir)
+	if err != nil {
+		return err
+	}
+	var junit []string
+	for _, pat := range o.junit {
+		m, err := capture.Glob(".", pat)
+		if err != nil {
+			return &usageError{fmt.Sprintf("--junit %q: %v", pat, err)}
+		}
+		if len(m) == 0 {
+			fmt.Fprintf(a.stderr, "runledger report: --junit %q matched no file\n", pat)
+		}
+		junit = append(junit, m...)
+	}
+	env, err := report.Build(st, report.Options{Names: o.names, JUnit: junit})
+	if err != nil {
+		return err
+	}
+	return a.render(env, o)
+}
+
+func (a *app) render(env *report.Envelope, o *reportOptions) error {
+	if o.format == "json" {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(env)
+	}
+	body, err := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: o.maxBytes})
+	if err != nil {
+		return fmt.Errorf("render markdown: %w", err)
+	}
+	_, err = io.WriteString(a.stdout, body)
+	return err
+}
+
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: runledger %s %s\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return &usageError{err.Error()}
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/store"
+)
+
+// binary is runledger built once for the tests that need a real wrapper
+// process: killing it, signalling it, limiting its file sizes.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "runledger-bin")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "runledger")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestParseRunFlags(t *testing.T) {
+	env := func(k string) string {
+		if k == "RUNLEDGER_DIR" {
+			return "/from/env"
+		}
+		return ""
+	}
+	tests := []struct {
+		args    []string
+		wantErr string
+		check   func(*runOptions) bool
+	}{
+		{[]string{"--", "go", "test", "./..."}, "", func(o *runOptions) bool {
+			return o.dir == "/from/env" && strings.Join(o.argv, " ") == "go test ./..." && o.killAfter == 10*time.Second
+		}},
+		{[]string{"--timeout", "5m", "--kill-after=2s", "--junit", "a.xml", "--junit", "b/**/*.xml", "make"}, "", func(o *runOptions) bool {
+			return o.timeout == 5*time.Minute && o.killAfter == 2*time.Second && len(o.junit) == 2 && o.argv[0] == "make"
+		}},
+		{[]string{"--name", "unit", "--retries", "2", "--dir", "d", "--", "sh", "-c", "--timeout"}, "", func(o *runOptions) bool {
+			return o.name == "unit" && o.retries == 2 && o.dir == "d" && o.argv[2] == "--timeout"
+		}},
+		{[]string{}, "no command given", nil},
+		{[]string{"--timeout", "soon", "true"}, `invalid value "soon"`, nil},
+		{[]string{"--timeout", "-1s", "true"}, "--timeout -1s: must not be negative", nil},
+		{[]string{"--kill-after", "0s", "true"}, "--kill-after 0s: must be positive", nil},
+		{[]string{"--max-log-bytes", "1", "true"}, "--max-log-bytes 1", nil},
+		{[]string{"--retries", "-2", "true"}, "--retries -2", nil},
+		{[]string{"--bogus", "true"}, "flag provided but not defined: -bogus", nil},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			o, err := parseRunFlags(tc.args, env, &bytes.Buffer{})
+			if tc.wantErr != "" {
+				var ue *usageError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want usage error containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || !tc.check(o) {
+				t.Fatalf("parse %v: %+v, %v", tc.args, o, err)
+			}
+		})
+	}
+}
+
+// TestExitStatusPassThrough runs the real binary and checks the statuses a
+// workflow step sees.
+func TestExitStatusPassThrough(t *testing.T) {
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"run", "--", "true"}, 0},
+		{[]string{"run", "--", "sh", "-c", "exit 7"}, 7},
+		{[]string{"run", "--timeout", "100ms", "--", "sleep", "10"}, 124},
+		{[]string{"run", "--", "sh", "-c", "kill -TERM $$"}, 143},
+		{[]string{"run", "--", "/nonexistent/tool"}, 127},
+		{[]string{"run", "--timeout", "never", "--", "true"}, 125},
+		{[]string{"run"}, 125},
+		{[]string{"nonsense"}, 2},
+		{[]string{"version"}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			cmd := exec.Command(binary, tc.args...)
+			cmd.Env = append(os.Environ(), "RUNLEDGER_DIR="+t.TempDir())
+			out, _ := cmd.CombinedOutput()
+			if got := cmd.ProcessState.ExitCode(); got != tc.want {
+				t.Fatalf("exit %d, want %d; output:\n%s", got, tc.want, out)
+			}
+		})
+	}
+}
+
+// TestWrapperKilled: a wrapper killed with SIGKILL leaves its record
+// "running", which every reader must take as incomplete, never passed.
+func TestWrapperKilled(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "run", "--dir", dir, "--", "sh", "-c", "echo started; exec sleep 100")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	if _, err := stdout.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	st, _ := store.Open(dir)
+	recs, problems, err := st.List()
+	if err != nil || len(problems) > 0 || len(recs) != 1 {
+		t.Fatalf("records %d, problems %v, err %v", len(recs), problems, err)
+	}
+	r := recs[0]
+	if r.Status != record.StatusRunning || r.PID <= 1 {
+		t.Fatalf("status %s pid %d, want running with the command's pid", r.Status, r.PID)
+	}
+	syscall.Kill(-r.PID, syscall.SIGKILL) // the orphaned sleep
+	if got := store.Effective(r); got != record.StatusIncomplete {
+		t.Fatalf("effective status %s, want incomplete", got)
+	}
+}
+
+// TestWrapperTerminated: SIGTERM to the wrapper (a cancelled job) reaches
+// the command, and the record is flushed as cancelled before it exits.
+func TestWrapperTerminated(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "run", "--dir", dir, "--", "sh", "-c", "trap 'echo stopping; exit 9' TERM; echo started; while :; do sleep 0.05; done")
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	stdout.Read(buf)
+	cmd.Process.Signal(syscall.SIGTERM)
+	rest := new(bytes.Buffer)
+	rest.ReadFrom(stdout)
+	cmd.Wait()
+	if got := cmd.ProcessState.ExitCode(); got != 143 {
+		t.Fatalf("wrapper exit %d, want 143", got)
+	}
+	st, _ := store.Open(dir)
+	recs, _, _ := st.List()
+	if len(recs) != 1 || recs[0].Status != record.StatusCancelled || recs[0].Termination != record.TerminationConfirmed {
+		t.Fatalf("records %+v: want one cancelled, confirmed", recs)
+	}
+	if !strings.Contains(rest.String(), "stopping") {
+		t.Fatalf("the command did not see SIGTERM; it printed %q", rest.String())
+	}
+}
+
+// TestDiskFull: when the logs cannot be written, a command that exited 0
+// does not make the wrapper exit 0, and the record says why.
+func TestDiskFull(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) not installed: cannot limit file sizes")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("prlimit", "--fsize=65536", binary, "run", "--quiet", "--dir", dir, "--",
+		"sh", "-c", "head -c 300000 /dev/zero")
+	out, _ := cmd.CombinedOutput()
+	if got := cmd.ProcessState.ExitCode(); got != 125 {
+		t.Fatalf("exit %d, want 125; output:\n%s", got, out)
+	}
+	st, _ := store.Open(dir)
+	recs, _, _ := st.List()
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	s := recs[0].Streams[record.Stdout]
+	if s.WriteError == "" || s.Bytes != 300000 || s.StoredBytes > 65536 || recs[0].Passed() {
+		t.Fatalf("stdout stream %+v; Passed %v: want a write error, all bytes counted, not passed", s, recs[0].Passed())
+	}
+	if !strings.Contains(string(out), "file too large") {
+		t.Fatalf("the write error was not reported on stderr:\n%s", out)
+	}
+}

@@ -1,0 +1,226 @@
+// Package logread reads stored run logs back, exactly and verifiably: every
+// read first checks the stored file against the record's hash, offsets are
+// offsets into the original stream, and a range the store did not keep is
+// an error, never other bytes.
+package logread
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/runledger/runledger/record"
+)
+
+// Log is one verified stream of one run.
+type Log struct {
+	f      *os.File
+	Name   string
+	Stream *record.Stream
+}
+
+// Open opens a run's stream after checking its size and sha256 against the
+// record.
+func Open(runDir string, rec *record.Record, stream string) (*Log, error) {
+	s, ok := rec.Streams[stream]
+	if !ok {
+		return nil, fmt.Errorf("stream %q: run %s has none (want stdout, stderr or output)", stream, rec.ID)
+	}
+	path := filepath.Join(runDir, s.File)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", stream, err)
+	}
+	if err := verify(f, s); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s of run %s: %w", s.File, rec.ID, err)
+	}
+	return &Log{f: f, Name: stream, Stream: s}, nil
+}
+
+func verify(f *os.File, s *record.Stream) error {
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return err
+	}
+	if n != s.StoredBytes {
+		return fmt.Errorf("stored file has %d bytes, the record says %d: it changed after the run", n, s.StoredBytes)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != s.SHA256 {
+		return fmt.Errorf("sha256 %s does not match the record's %s: the file changed after the run", got[:16], short(s.SHA256))
+	}
+	return nil
+}
+
+func short(s string) string {
+	if len(s) > 16 {
+		return s[:16]
+	}
+	return s
+}
+
+// Close releases the file.
+func (l *Log) Close() error { return l.f.Close() }
+
+// ErrNotStored: the range lies (partly) in a part the store did not keep.
+var ErrNotStored = errors.New("not stored")
+
+// CopyRange writes the original bytes [start, end) to w.
+func (l *Log) CopyRange(w io.Writer, start, end int64) error {
+	if end > l.Stream.Bytes {
+		return fmt.Errorf("%s: range %d:%d ends past the stream's %d bytes", l.Name, start, end, l.Stream.Bytes)
+	}
+	off, err := l.storedOffset(start, end)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(w, io.NewSectionReader(l.f, off, end-start))
+	return err
+}
+
+// storedOffset maps an original range to the stored file, if one stored
+// range holds it whole.
+func (l *Log) storedOffset(start, end int64) (int64, error) {
+	var base int64
+	for _, rg := range l.Stream.StoredRanges {
+		if start >= rg[0] && end <= rg[1] {
+			return base + start - rg[0], nil
+		}
+		base += rg[1] - rg[0]
+	}
+	return 0, fmt.Errorf("%s: range %d:%d: %w (the log was truncated; stored ranges %v)",
+		l.Name, start, end, ErrNotStored, l.Stream.StoredRanges)
+}
+
+// Line is one line of a stored file: its 1-based number, original byte
+// range (newline included) and at most maxLine bytes of its text.
+type Line struct {
+	Number     int64
+	Start, End int64
+	Text       []byte
+	Cut        bool // Text holds only the beginning of the line
+}
+
+// maxLine bounds the bytes of one line held in memory, whatever the log.
+const maxLine = 64 << 10
+
+// Lines calls fn for each line of the stored file, in order, until fn
+// returns false. Line numbers count lines of the stored file.
+func (l *Log) Lines(fn func(Line) bool) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(l.f, 0, l.Stream.StoredBytes), maxLine)
+	var stored, num int64 = 0, 1
+	for {
+		ln, n, err := readLine(r)
+		if n > 0 {
+			ln.Number = num
+			ln.Start, ln.End = l.original(stored), l.original(stored+n-1)+1
+			if !fn(ln) {
+				return nil
+			}
+			stored += n
+			num++
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine reads one line, keeping at most maxLine bytes of it.
+func readLine(r *bufio.Reader) (Line, int64, error) {
+	var ln Line
+	var n int64
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += int64(len(chunk))
+		if room := maxLine - len(ln.Text); room > 0 {
+			ln.Text = append(ln.Text, chunk[:min(room, len(chunk))]...)
+		} else if len(chunk) > 0 {
+			ln.Cut = true
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			ln.Text = bytes.TrimRight(ln.Text, "\r\n")
+			return ln, n, err
+		}
+	}
+}
+
+func (l *Log) original(stored int64) int64 {
+	var base int64
+	for _, rg := range l.Stream.StoredRanges {
+		if stored < base+rg[1]-rg[0] {
+			return rg[0] + stored - base
+		}
+		base += rg[1] - rg[0]
+	}
+	return stored
+}
+
+// CopyLines writes lines first..last (1-based, inclusive) of the stored file.
+func (l *Log) CopyLines(w io.Writer, first, last int64) error {
+	if first < 1 {
+		return fmt.Errorf("%s: lines %d:%d: lines count from 1", l.Name, first, last)
+	}
+	var start, end int64 = -1, -1
+	err := l.Lines(func(ln Line) bool {
+		if ln.Number == first {
+			start = ln.Start
+		}
+		if ln.Number >= first && ln.Number <= last {
+			end = ln.End
+		}
+		return ln.Number < last
+	})
+	if err != nil {
+		return err
+	}
+	if start < 0 {
+		return fmt.Errorf("%s: lines %d:%d: the stored log has fewer than %d lines", l.Name, first, last, first)
+	}
+	return l.CopyRange(w, start, end)
+}
+
+// Match is a line that matched, with its context lines.
+type Match struct {
+	Line    Line
+	Context []Line
+}
+
+// Grep finds up to max lines matching re, each with up to context lines
+// before and after it. It reports whether more matches were left out.
+func (l *Log) Grep(re *regexp.Regexp, max, context int) ([]Match, bool, error) {
+	var out []Match
+	var before []Line
+	more, after := false, 0
+	err := l.Lines(func(ln Line) bool {
+		if after > 0 && len(out) > 0 {
+			out[len(out)-1].Context = append(out[len(out)-1].Context, ln)
+			after--
+		}
+		if re.Match(ln.Text) {
+			if len(out) == max {
+				more = true
+				return false
+			}
+			out = append(out, Match{Line: ln, Context: append([]Line(nil), before...)})
+			after = context
+		}
+		before = append(before, ln)
+		if len(before) > context {
+			before = before[1:]
+		}
+		return true
+	})
+	return out, more, err
+}

@@ -1,0 +1,231 @@
+// Package report turns the run store into the report envelope: status
+// first, then for each run name its latest attempt with a summary whose
+// provenance is stated, and excerpts cited by byte range and hash. It reads
+// only local files; publishing is someone else's job.
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/store"
+)
+
+// Options select and shape a report.
+type Options struct {
+	// Names limits the report to these run names; empty means all.
+	Names []string
+	// JUnit files (paths) to read in addition to those each run recorded.
+	// They were not attributed by capture, so they can never verify a count.
+	JUnit []string
+	// Excerpt bounds each stream's excerpts.
+	Excerpt ExcerptOptions
+	// Artifact names the uploaded artifact the logs live in, if any.
+	Artifact string
+}
+
+// Build reads the store and assembles the envelope. It fails only when the
+// store cannot be listed; an unreadable run is a warning and makes the
+// overall status incomplete.
+func Build(st *store.Store, opts Options) (*Envelope, error) {
+	recs, problems, err := st.List()
+	if err != nil {
+		return nil, err
+	}
+	env := &Envelope{Schema: Schema, Runs: []Run{}, Superseded: []Superseded{}}
+	for _, p := range problems {
+		env.Warnings = append(env.Warnings, p.Error())
+	}
+	for _, attempts := range byName(recs, opts.Names) {
+		latest := attempts[len(attempts)-1]
+		env.Runs = append(env.Runs, buildRun(st, latest, opts))
+		for _, r := range attempts[:len(attempts)-1] {
+			env.Superseded = append(env.Superseded, supersede(st, r, opts.Artifact))
+		}
+	}
+	env.Status = overall(env.Runs, len(problems) > 0)
+	return env, nil
+}
+
+// byName groups records by run name, attempts in order, names in the order
+// of their first attempt.
+func byName(recs []*record.Record, only []string) [][]*record.Record {
+	want := map[string]bool{}
+	for _, n := range only {
+		want[n] = true
+	}
+	groups := map[string][]*record.Record{}
+	var names []string
+	for _, r := range recs {
+		if len(want) > 0 && !want[r.Name] {
+			continue
+		}
+		if _, ok := groups[r.Name]; !ok {
+			names = append(names, r.Name)
+		}
+		groups[r.Name] = append(groups[r.Name], r)
+	}
+	out := make([][]*record.Record, 0, len(names))
+	for _, n := range names {
+		g := groups[n]
+		sort.SliceStable(g, func(i, j int) bool { return g[i].Attempt < g[j].Attempt })
+		out = append(out, g)
+	}
+	return out
+}
+
+func buildRun(st *store.Store, r *record.Record, opts Options) Run {
+	dir := filepath.Join(st.Dir, r.ID)
+	run := Run{
+		ID: r.ID, Name: r.Name, Attempt: r.Attempt, Status: string(store.Effective(r)),
+		ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
+		Termination: string(r.Termination), DurationMS: r.DurationMS,
+		Logs: map[string]Log{}, Excerpts: []Excerpt{},
+	}
+	run.Warnings = append(run.Warnings, recordWarnings(r)...)
+	for _, name := range record.StreamNames {
+		s, ok := r.Streams[name]
+		if !ok {
+			continue
+		}
+		run.Truncated = run.Truncated || s.Truncated
+		run.Logs[name] = Log{Bytes: s.Bytes, SHA256: s.SHA256, Truncated: s.Truncated,
+			Stored: s.StoredRanges, Path: filepath.Join(dir, s.File), Artifact: opts.Artifact}
+	}
+	run.Summary, run.Flaky = summarize(dir, r, opts.JUnit, &run.Warnings)
+	if !runPassed(r, run) {
+		run.Excerpts = excerpts(dir, r, opts.Excerpt, &run.Warnings)
+	}
+	if run.Status == string(record.StatusPassed) && !runPassed(r, run) {
+		run.Status = "unverified"
+	}
+	return run
+}
+
+// recordWarnings names what in the record undermines its own status.
+func recordWarnings(r *record.Record) []string {
+	var w []string
+	w = append(w, r.Errors...)
+	for _, name := range record.StreamNames {
+		if s, ok := r.Streams[name]; ok && !s.Complete && r.Status != record.StatusRunning {
+			w = append(w, fmt.Sprintf("%s: not read to its end (a process outside the group held it open)", name))
+		}
+	}
+	if lo := r.Leftovers; lo != nil {
+		w = append(w, fmt.Sprintf("descendants outlived the command (held pipes: %v, processes: %v); stopped: %v, %s",
+			lo.HeldPipes, lo.Processes, lo.Stopped, lo.Termination))
+	}
+	for _, j := range r.JUnitSkip {
+		w = append(w, fmt.Sprintf("JUnit %s ignored: %s", j.Path, j.Reason))
+	}
+	return w
+}
+
+// runPassed is the report's one definition of success for a run: the record
+// passed by itself, and no summary contradicts it.
+func runPassed(r *record.Record, run Run) bool {
+	if store.Effective(r) != record.StatusPassed || !r.Passed() {
+		return false
+	}
+	if lo := r.Leftovers; lo != nil && lo.Termination != record.TerminationConfirmed {
+		return false
+	}
+	s := run.Summary
+	if s.Failed != nil && *s.Failed > 0 || s.Errors != nil && *s.Errors > 0 {
+		return false
+	}
+	return s.Source == "none" || s.Verified
+}
+
+// overall: passed only when every latest run passed; otherwise the worst
+// status present. No runs at all is not a pass either.
+func overall(runs []Run, unreadable bool) string {
+	if len(runs) == 0 && !unreadable {
+		return "no_runs"
+	}
+	rank := map[string]int{"passed": 0, "unverified": 1, "incomplete": 2, "running": 2,
+		"cancelled": 3, "timed_out": 4, "signaled": 5, "start_failed": 5, "failed": 5}
+	worst := "passed"
+	if unreadable {
+		worst = "incomplete"
+	}
+	for _, r := range runs {
+		st := r.Status
+		if st == "signaled" || st == "start_failed" {
+			st = "failed"
+		}
+		rk, ok := rank[st]
+		if !ok {
+			st, rk = "incomplete", rank["incomplete"]
+		}
+		if rk > rank[worst] {
+			worst = st
+		}
+	}
+	return worst
+}
+
+func excerpts(dir string, r *record.Record, opts ExcerptOptions, warnings *[]string) []Excerpt {
+	out := []Excerpt{}
+	for _, name := range []string{record.Stdout, record.Stderr} {
+		s, ok := r.Streams[name]
+		if !ok {
+			continue
+		}
+		ex, err := streamExcerpts(filepath.Join(dir, s.File), name, s, opts)
+		if err != nil {
+			*warnings = append(*warnings, fmt.Sprintf("%s: excerpts: %v", name, err))
+			continue
+		}
+		out = append(out, ex...)
+	}
+	return out
+}
+
+func streamExcerpts(path, name string, s *record.Stream, opts ExcerptOptions) ([]Excerpt, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() != s.StoredBytes {
+		return nil, fmt.Errorf("%s has %d bytes, the record says %d were stored", path, info.Size(), s.StoredBytes)
+	}
+	opts.StoredRanges = s.StoredRanges
+	ex, err := SelectExcerpts(f, info.Size(), name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return MapOffsets(f, ex, s.StoredRanges)
+}
+
+// supersede describes an earlier attempt. A failed one collapses to a
+// pointer and a <<cg:HASH>> marker: HASH is the head of the sha256 of its
+// combined log, which `runledger expand` resolves and verifies. A passed
+// one is a distinct result and stays a plain status line.
+func supersede(st *store.Store, r *record.Record, artifact string) Superseded {
+	s := Superseded{ID: r.ID, Name: r.Name, Attempt: r.Attempt,
+		Status: string(store.Effective(r)), ExitCode: r.ExitCode}
+	if s.Status == string(record.StatusPassed) {
+		return s
+	}
+	out, ok := r.Streams[record.Output]
+	if !ok || len(out.SHA256) < 16 {
+		return s
+	}
+	s.Marker = "<<cg:" + out.SHA256[:16] + ">>"
+	where := filepath.Join(st.Dir, r.ID, out.File)
+	if artifact != "" {
+		where = artifact + ":" + r.ID + "/" + out.File
+	}
+	s.Pointer = fmt.Sprintf("run %s attempt %d %s; output %d bytes in %s; runledger expand %s",
+		r.ID, r.Attempt, s.Status, out.Bytes, where, out.SHA256[:16])
+	return s
+}

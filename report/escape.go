@@ -1,0 +1,261 @@
+package report
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// zwsp is a zero-width space. GitHub renders it as nothing, but it breaks
+// every byte sequence it is inserted into: a marker search, a mention or an
+// issue reference no longer matches.
+const zwsp = "\u200b"
+
+// FenceBlock returns text as a fenced code block with the given info string
+// (e.g. "text", "json"). The fence is made of more backticks than the longest
+// run of backticks or tildes in text, so no line of text can close it. The
+// result ends with a newline.
+//
+// Inside a fence HTML is shown literally, but runledger's comment publisher
+// searches the raw body for its hidden markers, so the text's marker-like
+// sequences (`<!--`, `-->`, `<<cg`, `<details`, `</details`) are broken with
+// a zero-width space. The text is otherwise kept byte for byte.
+func FenceBlock(text, info string) string {
+	text = breakMarkers(text)
+	n := max(3, longestRun(text, '`')+1, longestRun(text, '~')+1)
+	fence := strings.Repeat("`", n)
+	var b strings.Builder
+	b.Grow(len(text) + 2*n + len(info) + 3)
+	b.WriteString(fence)
+	b.WriteString(fenceInfo(info))
+	b.WriteByte('\n')
+	b.WriteString(text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString(fence)
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// fenceInfo keeps only characters that cannot end the info string, start a
+// new line or smuggle a backtick into the opening fence.
+func fenceInfo(info string) string {
+	var b strings.Builder
+	for _, r := range info {
+		if b.Len() >= 32 {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9',
+			r == '-', r == '_', r == '.', r == '+':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func longestRun(s string, c byte) int {
+	best, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			cur++
+			best = max(best, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return best
+}
+
+// markerBreaks lists the sequences untrusted text must never carry intact,
+// and where to insert the zero-width space. Matching ignores ASCII case so
+// that a publisher matching loosely is still safe.
+var markerBreaks = []struct {
+	seq string
+	at  int
+}{
+	{"<!--", 2},       // any HTML comment, so every runledger:* marker
+	{"-->", 2},        // and any comment end
+	{"<<cg", 2},       // compaction markers <<cg:HEX>>
+	{"</details", 1},  // must not close the envelope's <details>
+	{"<details", 1},   // nor open a new one
+	{"runledger:", 9}, // a marker spelt without the comment opener
+}
+
+// breakMarkers inserts a zero-width space into every marker-like sequence.
+// The inserted bytes are not ASCII, so they can never complete a new match.
+func breakMarkers(s string) string {
+	for _, m := range markerBreaks {
+		s = insertAfterEach(s, m.seq, m.at)
+	}
+	return s
+}
+
+func insertAfterEach(s, seq string, at int) string {
+	i := indexFoldASCII(s, seq)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i >= 0 {
+		b.WriteString(s[:i+at])
+		b.WriteString(zwsp)
+		s = s[i+at:]
+		i = indexFoldASCII(s, seq)
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// indexFoldASCII is strings.Index ignoring ASCII case; seq must be ASCII.
+func indexFoldASCII(s, seq string) int {
+	n := len(seq)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], seq) {
+			return i
+		}
+	}
+	return -1
+}
+
+// EscapeInline makes untrusted text safe to place in Markdown outside a code
+// fence, including a table cell: HTML is neutralised (`<`, `>`, `&` become
+// entities), emphasis, code, link and table syntax is backslash-escaped,
+// line breaks become spaces, terminal escapes are removed and other control
+// characters made visible. `@name` gets a zero-width space after the `@` so
+// GitHub shows it without notifying anyone, and `#123` one after the `#` so
+// no issue is cross-referenced. With `<` escaped, no hidden marker survives,
+// and "runledger:" gets a zero-width space so that quoted text cannot pass
+// for the status line.
+func EscapeInline(s string) string {
+	s = cleanTerminalText(s, true)
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	for i, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\\', '`', '*', '_', '[', ']', '~', '|':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '@':
+			b.WriteString("@" + zwsp)
+		case '#':
+			b.WriteByte('#')
+			if i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+				b.WriteString(zwsp)
+			}
+		case '-', '+':
+			// At the start of a line these would open a list item.
+			if i == 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	// A quoted "runledger: passed" must not read like the status line.
+	return insertAfterEach(b.String(), "runledger:", 9)
+}
+
+// cleanTerminalText turns bytes a terminal would interpret into plain text:
+// ANSI escape sequences (CSI, OSC, DCS, two-byte ESC) are removed, C0 and DEL
+// control characters are shown as their Unicode control pictures (NUL as ␀),
+// C1 controls, bidirectional overrides and invalid UTF-8 become U+FFFD. Tab
+// is kept; with flat set, tab, CR and LF become spaces, otherwise CR and LF
+// are made visible too (callers split lines before).
+func cleanTerminalText(s string, flat bool) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			i = skipEscape(s, i)
+			continue
+		case c == '\t' || ((c == '\n' || c == '\r') && flat):
+			if flat {
+				b.WriteByte(' ')
+			} else {
+				b.WriteByte(c)
+			}
+		case c < 0x20:
+			b.WriteRune(0x2400 + rune(c))
+		case c == 0x7f:
+			b.WriteRune(0x2421)
+		case c < 0x80:
+			b.WriteByte(c)
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if (r == utf8.RuneError && n == 1) || isHiddenControl(r) {
+				b.WriteRune(utf8.RuneError)
+			} else {
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+			continue
+		}
+		i++
+	}
+	return b.String()
+}
+
+// isHiddenControl reports C1 controls and the bidirectional overrides that
+// can make displayed text differ from its bytes.
+func isHiddenControl(r rune) bool {
+	return (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) ||
+		(r >= 0x2066 && r <= 0x2069)
+}
+
+// skipEscape returns the index after the escape sequence starting at s[i]
+// (an ESC). A string sequence (OSC, DCS, …) left unterminated within s only
+// loses its introducer, so its payload stays visible rather than swallowed.
+func skipEscape[T ~string | ~[]byte](s T, i int) int {
+	if i+1 >= len(s) {
+		return len(s)
+	}
+	switch c := s[i+1]; {
+	case c == '[':
+		j := i + 2
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+			return j + 1
+		}
+		return j
+	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+		return skipEscapeString(s, i)
+	case c >= 0x20 && c <= 0x2f:
+		j := i + 1
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7e {
+			return j + 1
+		}
+		return j
+	case c >= 0x30 && c <= 0x7e:
+		return i + 2
+	default:
+		return i + 1
+	}
+}
+
+// skipEscapeString skips an OSC/DCS/SOS/PM/APC string ended by BEL or ST.
+func skipEscapeString[T ~string | ~[]byte](s T, i int) int {
+	for j := i + 2; j < len(s); j++ {
+		if s[j] == 0x07 {
+			return j + 1
+		}
+		if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+			return j + 2
+		}
+	}
+	return i + 2
+}

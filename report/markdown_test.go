@@ -1,0 +1,379 @@
+package report
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// compareGolden compares got with the golden file, or rewrites it with -update.
+func compareGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run with -update to create it): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (run with -update to accept):\n--- got ---\n%s", path, got)
+	}
+}
+
+func intp(n int) *int       { return &n }
+func i64p(n int64) *int64   { return &n }
+func strp(s string) *string { return &s }
+
+// fixtureExcerpt builds an excerpt of raw log bytes the way SelectExcerpts
+// would: hash of the raw bytes, cleaned Text.
+func fixtureExcerpt(stream string, start, firstLine int64, reason, raw string) Excerpt {
+	sum := sha256.Sum256([]byte(raw))
+	return Excerpt{Stream: stream, Start: start, End: start + int64(len(raw)), FirstLine: firstLine,
+		LastLine: firstLine + int64(strings.Count(strings.TrimSuffix(raw, "\n"), "\n")), Reason: reason,
+		SHA256: hex.EncodeToString(sum[:]), Text: exText([]byte(raw), 1024)}
+}
+
+func fixtureHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func fixtureLogs(stdout, stderr int64) map[string]Log {
+	return map[string]Log{
+		"stdout": {Bytes: stdout, SHA256: fixtureHash("stdout"), Path: ".runledger/r1/stdout.log", Artifact: "https://github.example/acme/app/actions/runs/1/artifacts/9"},
+		"stderr": {Bytes: stderr, SHA256: fixtureHash("stderr"), Path: ".runledger/r1/stderr.log"},
+	}
+}
+
+func fixtureRun(name string, attempt int, status string, exit *int) Run {
+	return Run{ID: "r-" + name, Name: name, Attempt: attempt, Status: status, ExitCode: exit,
+		Termination: "exited", DurationMS: i64p(12345), Summary: Summary{Source: "none"},
+		Excerpts: []Excerpt{}, Logs: fixtureLogs(2<<20, 1200)}
+}
+
+func junitSummary(tests, passed, failed, skipped int, verified bool) Summary {
+	return Summary{Source: "junit", Verified: verified, Tests: intp(tests), Passed: intp(passed),
+		Failed: intp(failed), Skipped: intp(skipped), Errors: intp(0)}
+}
+
+const goFailRaw = "=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:42: want \"a\", got \"b\"\n" +
+	"    parse_test.go:43: input was \"x|y\"\n"
+
+// markdownCases are the representative envelopes with golden renders.
+func markdownCases() []struct {
+	name string
+	env  Envelope
+	opts MarkdownOptions
+} {
+	passed := Envelope{Schema: Schema, Status: "passed", Runs: []Run{fixtureRun("unit", 1, "passed", intp(0))}, Superseded: []Superseded{}}
+	passed.Runs[0].Summary = junitSummary(120, 118, 0, 2, true)
+
+	failed := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("unit", 2, "failed", intp(1)), fixtureRun("lint", 1, "passed", intp(0))}}
+	failed.Runs[0].Summary = junitSummary(120, 118, 2, 0, true)
+	failed.Runs[0].Summary.Failures = []Failure{{Name: "TestParse", Classname: "example.com/app/parse", File: "parse_test.go", Line: 42, Message: `want "a", got "b"`},
+		{Name: "TestLex", Classname: "example.com/app/parse", Message: "timeout"}}
+	failed.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("stdout", 10240, 311, "failure", goFailRaw),
+		fixtureExcerpt("stdout", 20480, 600, "summary", "FAIL\texample.com/app/parse\t0.012s\n")}
+	failed.Runs[0].Flaky = []TestRef{{Name: "TestNetwork", Classname: "example.com/app/net"}}
+	failed.Superseded = []Superseded{{ID: "r-unit-1", Name: "unit", Attempt: 1, Status: "failed", ExitCode: intp(1),
+		Marker: "<<cg:0123456789abcdef>>", Pointer: "https://github.example/acme/app/actions/runs/1/artifacts/8"}}
+
+	timedOut := Envelope{Schema: Schema, Status: "timed_out", Runs: []Run{fixtureRun("e2e", 1, "timed_out", nil)}, Superseded: []Superseded{}}
+	timedOut.Runs[0].TimedOut, timedOut.Runs[0].Termination, timedOut.Runs[0].Signal = true, "confirmed", strp("SIGKILL")
+	timedOut.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("output", 4000, 90, "tail", "waiting for server on :8080\nwaiting for server on :8080\n")}
+
+	truncated := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("build", 1, "failed", intp(2))}, Superseded: []Superseded{}}
+	truncated.Runs[0].Truncated = true
+	truncated.Runs[0].Logs["stdout"] = Log{Bytes: 5 << 30, SHA256: fixtureHash("big"), Truncated: true,
+		Stored: [][2]int64{{0, 1 << 20}, {5<<30 - 1<<20, 5 << 30}}, Path: ".runledger/r1/stdout.log"}
+	truncated.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("stdout", 5<<30-2000, 41000, "error", "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/main.go:9 +0x1d\n")}
+
+	incomplete := Envelope{Schema: Schema, Status: "incomplete", Runs: []Run{fixtureRun("unit", 1, "incomplete", nil)}, Superseded: []Superseded{}}
+	incomplete.Runs[0].DurationMS, incomplete.Runs[0].Termination = nil, ""
+	incomplete.Runs[0].Warnings = []string{"the wrapper (pid 4242 on runner-7) is gone; the record was left running"}
+
+	noSummary := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("make", 1, "failed", intp(2))}, Superseded: []Superseded{}}
+	noSummary.Runs[0].Summary.Note = "no JUnit report and no known runner summary; counts are not guessed"
+	noSummary.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("stderr", 0, 1, "error", "make: *** [Makefile:12: test] Error 2\n")}
+
+	malformed := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []Superseded{}}
+	malformed.Runs[0].Summary = Summary{Source: "go", Verified: true, Tests: intp(10), Passed: intp(9), Failed: intp(1), Skipped: intp(0)}
+	malformed.Runs[0].Warnings = []string{"junit report.xml: XML syntax error on line 3: unexpected EOF; ignored"}
+	malformed.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("stdout", 300, 12, "failure", goFailRaw)}
+
+	inconsistent := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []Superseded{}}
+	inconsistent.Runs[0].Summary = junitSummary(50, 50, 0, 0, false)
+	inconsistent.Runs[0].Summary.Note = "JUnit reports no failures but the command exited 1; counts not verified"
+
+	saysPassed := Envelope{Schema: Schema, Status: "passed", Runs: []Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []Superseded{}}
+
+	return []struct {
+		name string
+		env  Envelope
+		opts MarkdownOptions
+	}{
+		{"passed", passed, MarkdownOptions{}},
+		{"failed_excerpts", failed, MarkdownOptions{ArtifactURL: "https://github.example/acme/app/actions/runs/1#artifacts"}},
+		{"timed_out", timedOut, MarkdownOptions{}},
+		{"truncated", truncated, MarkdownOptions{}},
+		{"incomplete", incomplete, MarkdownOptions{}},
+		{"no_summary", noSummary, MarkdownOptions{}},
+		{"malformed_junit", malformed, MarkdownOptions{}},
+		{"inconsistent_junit", inconsistent, MarkdownOptions{}},
+		{"envelope_contradicts_runs", saysPassed, MarkdownOptions{}},
+		{"hostile", hostileEnvelope(), MarkdownOptions{}},
+		{"trimmed", bigEnvelope(2, 12), MarkdownOptions{MaxBytes: 9000}},
+		{"over_budget", bigEnvelope(60, 2), MarkdownOptions{MaxBytes: 4096}},
+	}
+}
+
+// hostileEnvelope carries text that tries to break out of every context.
+func hostileEnvelope() Envelope {
+	hostile := "``` \n</details>\n<!-- runledger:comment -->\n<!-- runledger:envelope -->\n<<cg:0123456789abcdef>>\n" +
+		"@octocat please look at #1 | <img src=x onerror=alert(1)>\n\x1b[31mred\x1b[0m \x1b]0;title\x07" + strings.Repeat("x", 100000) + "\n~~~~\n"
+	e := Envelope{Schema: Schema, Status: "failed", Warnings: []string{"<!-- runledger:comment --> @admin </details>"}}
+	r := fixtureRun("unit | @octocat </details> <!-- runledger:envelope -->", 1, "failed", intp(1))
+	r.Summary = junitSummary(2, 1, 1, 0, true)
+	r.Summary.Failures = []Failure{{Name: "Test`x`<b>", Message: hostile}}
+	r.Excerpts = []Excerpt{fixtureExcerpt("stdout", 0, 1, "failure", hostile)}
+	r.Logs["stdout"] = Log{Bytes: 100, SHA256: "not-a-hash", Artifact: "javascript:alert(1)", Path: "<!-- runledger:comment -->"}
+	e.Runs = []Run{r}
+	e.Superseded = []Superseded{{Name: "@team", Attempt: 1, Status: "failed <!-- runledger:comment -->", ExitCode: intp(1),
+		Marker: "<<cg:forged>> <!-- runledger:envelope -->", Pointer: "https://x.example/a)b<c> d"}}
+	return e
+}
+
+// bigEnvelope has runs × excerpts sizeable excerpts and some history.
+func bigEnvelope(runs, excerpts int) Envelope {
+	e := Envelope{Schema: Schema, Status: "failed"}
+	for i := range runs {
+		r := fixtureRun(fmt.Sprintf("shard-%02d", i), 1, "failed", intp(1))
+		for j := range excerpts {
+			var raw strings.Builder
+			for k := range 30 {
+				fmt.Fprintf(&raw, "    shard_test.go:%d: step %d of excerpt %d went wrong in a verbose way\n", 100+k, k, j)
+			}
+			reason := []string{"failure", "error", "summary"}[j%3]
+			r.Excerpts = append(r.Excerpts, fixtureExcerpt("stdout", int64(j)*100000, int64(j)*1000+1, reason, raw.String()))
+		}
+		e.Runs = append(e.Runs, r)
+		e.Superseded = append(e.Superseded, Superseded{ID: fmt.Sprintf("old-%d", i), Name: r.Name, Attempt: 1,
+			Status: "failed", ExitCode: intp(1), Marker: fmt.Sprintf("<<cg:%016x>>", i)})
+	}
+	return e
+}
+
+func TestRenderMarkdownGolden(t *testing.T) {
+	for _, tt := range markdownCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			before, err := json.Marshal(tt.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := RenderMarkdown(&tt.env, tt.opts)
+			if err != nil {
+				t.Fatalf("RenderMarkdown: %v", err)
+			}
+			checkBody(t, &tt.env, tt.opts, body)
+			after, _ := json.Marshal(tt.env)
+			if !bytes.Equal(before, after) {
+				t.Error("RenderMarkdown modified its envelope")
+			}
+			compareGolden(t, filepath.Join("testdata", "markdown", tt.name+".md"), []byte(body))
+		})
+	}
+}
+
+// TestRenderMarkdownEmbedsEnvelopeExactly: when nothing is cut, the
+// embedded JSON decodes to env itself.
+func TestRenderMarkdownEmbedsEnvelopeExactly(t *testing.T) {
+	for _, tt := range markdownCases() {
+		body, err := RenderMarkdown(&tt.env, tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ExtractEnvelope(body)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got.Omitted != nil {
+			continue // cut to fit; checkBody covers these
+		}
+		want, _ := json.Marshal(tt.env)
+		gotJSON, _ := json.Marshal(got)
+		if !bytes.Equal(want, gotJSON) {
+			t.Errorf("%s: embedded envelope differs:\n%s\nwant\n%s", tt.name, gotJSON, want)
+		}
+	}
+}
+
+func TestRenderMarkdownBudget(t *testing.T) {
+	env := bigEnvelope(3, 10)
+	tests := []struct {
+		name       string
+		maxBytes   int
+		wantCut    bool
+		wantOver   bool
+		wantBudget int
+	}{
+		{"default fits after trimming", 0, true, false, 16384},
+		{"capped at 60000", 1 << 20, true, false, 60000},
+		{"tight drops excerpts", 5000, true, false, 5000},
+		{"impossible", 500, true, true, 500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := MarkdownOptions{MaxBytes: tt.maxBytes}
+			if got := opts.budget(); got != tt.wantBudget {
+				t.Fatalf("budget %d, want %d", got, tt.wantBudget)
+			}
+			body, err := RenderMarkdown(&env, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBody(t, &env, opts, body)
+			got, _ := ExtractEnvelope(body)
+			if (got.Omitted != nil) != tt.wantCut {
+				t.Errorf("omitted %+v, want cut %v", got.Omitted, tt.wantCut)
+			}
+			if strings.Contains(body, "**Over budget:**") != tt.wantOver {
+				t.Errorf("over-budget note present = %v, want %v", !tt.wantOver, tt.wantOver)
+			}
+			if len(got.Runs) != len(env.Runs) {
+				t.Errorf("%d runs embedded, want all %d", len(got.Runs), len(env.Runs))
+			}
+		})
+	}
+}
+
+// checkBody asserts the invariants every rendered body keeps.
+func checkBody(t *testing.T, env *Envelope, opts MarkdownOptions, body string) {
+	t.Helper()
+	lines := strings.SplitN(body, "\n", 3)
+	if len(lines) < 3 || lines[0] != MarkerComment {
+		t.Fatalf("body does not start with the comment marker: %q", body[:min(len(body), 200)])
+	}
+	wantStatus := "**runledger: " + mdStatusWord(env.Status) + "**"
+	if !strings.HasPrefix(lines[1], wantStatus) {
+		t.Errorf("status line %q, want prefix %q", lines[1], wantStatus)
+	}
+	visible, _, _ := strings.Cut(body, MarkerEnvelopeBegin)
+	if env.Status != "passed" && strings.Contains(visible, "runledger: passed") {
+		t.Errorf("body claims passed for status %q", env.Status)
+	}
+	if strings.Count(body, "<!--") != 3 || strings.Count(body, "runledger:") < 3 || strings.Count(body, MarkerComment) != 1 ||
+		strings.Count(body, MarkerEnvelopeBegin) != 1 || strings.Count(body, MarkerEnvelopeEnd) != 1 {
+		t.Errorf("hidden markers forged or missing")
+	}
+	if strings.Count(body, "<details>") != 1 || strings.Count(body, "</details>") != 1 {
+		t.Errorf("<details> opened or closed by untrusted text")
+	}
+	checkCompactionMarkers(t, env, body)
+	got, err := ExtractEnvelope(body)
+	if err != nil {
+		t.Fatalf("ExtractEnvelope: %v", err)
+	}
+	// JSON carries invalid UTF-8 as U+FFFD; compare with env as JSON sees it.
+	var norm Envelope
+	data, err := json.Marshal(env)
+	if err != nil || json.Unmarshal(data, &norm) != nil {
+		t.Fatalf("envelope does not round-trip through JSON: %v", err)
+	}
+	if got.Status != norm.Status || len(got.Runs) != len(norm.Runs) {
+		t.Fatalf("embedded status %q with %d runs, want %q with %d", got.Status, len(got.Runs), norm.Status, len(norm.Runs))
+	}
+	for i := range got.Runs {
+		if got.Runs[i].Status != norm.Runs[i].Status || got.Runs[i].Name != norm.Runs[i].Name {
+			t.Errorf("embedded run %d changed", i)
+		}
+	}
+	if over := strings.Contains(visible, "**Over budget:**"); len(body) > opts.budget() && !over {
+		t.Errorf("body of %d bytes exceeds the %d budget without saying so", len(body), opts.budget())
+	} else if over && (mdCountExcerpts(got) > 0 || len(got.Superseded) > 0) {
+		t.Errorf("over budget while excerpts or superseded attempts are still shown")
+	}
+}
+
+var cgMarker = regexp.MustCompile(`(?i)<<cg`)
+
+// checkCompactionMarkers: every <<cg in the body is a real marker of a
+// superseded attempt.
+func checkCompactionMarkers(t *testing.T, env *Envelope, body string) {
+	t.Helper()
+	valid := map[string]bool{}
+	for _, s := range env.Superseded {
+		if mdMarkerRE.MatchString(s.Marker) {
+			valid[s.Marker] = true
+		}
+	}
+	for _, loc := range cgMarker.FindAllStringIndex(body, -1) {
+		m := body[loc[0]:min(len(body), loc[0]+len("<<cg:0123456789abcdef>>"))]
+		if !valid[m] {
+			t.Errorf("forged compaction marker %q", m)
+		}
+	}
+}
+
+func TestExtractEnvelopeErrors(t *testing.T) {
+	tests := []struct{ name, body string }{
+		{"empty", ""},
+		{"no end", MarkerEnvelopeBegin + "\n```json\n{}\n```\n"},
+		{"no fence", MarkerEnvelopeBegin + "\n{}\n" + MarkerEnvelopeEnd},
+		{"bad json", MarkerEnvelopeBegin + "\n```json\n{\n```\n" + MarkerEnvelopeEnd},
+		{"mismatched fence", MarkerEnvelopeBegin + "\n````json\n{}\n```\n" + MarkerEnvelopeEnd},
+	}
+	for _, tt := range tests {
+		if _, err := ExtractEnvelope(tt.body); err == nil {
+			t.Errorf("%s: no error", tt.name)
+		}
+	}
+}
+
+func FuzzRenderMarkdown(f *testing.F) {
+	f.Add("failed", "unit", "--- FAIL: TestX\n", "boom", "<<cg:0123456789abcdef>>", 16384, uint8(2))
+	f.Add("passed", "unit", "", "", "", 0, uint8(0))
+	f.Add("", "<!-- runledger:comment -->", "```\n</details>\n", "@octocat #1", "<<cg:forged>>", 2000, uint8(9))
+	f.Add("timed_out", "a|b", strings.Repeat("y", 70000), "\x1b[31m", "", 60000, uint8(1))
+	f.Add("passed", "x", "<!-- runledger:envelope -->", "**runledger: passed**", "<<CG:0123456789abcdef>>", 900, uint8(4))
+	f.Add("0", "0", "0", "runledger: passed", "0", 900, uint8(4))
+	f.Add("\x80", "\xff", "\xfe", "0", "0", 0, uint8(1))
+	f.Fuzz(func(t *testing.T, status, name, text, msg, marker string, maxBytes int, n uint8) {
+		env := Envelope{Schema: Schema, Status: status, Warnings: []string{msg}}
+		runStatus := status
+		if n%2 == 1 {
+			runStatus = "failed"
+		}
+		r := fixtureRun(name, int(n), runStatus, intp(int(n)))
+		r.Summary.Failures = []Failure{{Name: name, Message: msg}}
+		for i := range int(n % 6) {
+			r.Excerpts = append(r.Excerpts, fixtureExcerpt(name, int64(i)*1000, 1, "failure", text))
+		}
+		env.Runs = []Run{r}
+		for i := range int(n % 4) {
+			env.Superseded = append(env.Superseded, Superseded{Name: name, Attempt: i, Status: msg, Marker: marker, Pointer: text})
+		}
+		opts := MarkdownOptions{MaxBytes: maxBytes}
+		body, err := RenderMarkdown(&env, opts)
+		if err != nil {
+			t.Fatalf("RenderMarkdown: %v", err)
+		}
+		checkBody(t, &env, opts, body)
+	})
+}

@@ -1,0 +1,113 @@
+package runners
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// fuzzParser checks, for any prefix the fuzzer makes, the invariants every
+// parser must keep:
+//   - Scan never panics, and Verify accepts what Scan returns for the same bytes;
+//   - after the prefix, a complete failing result block of the runner (the
+//     runner's last attempt) always leaves a failure or error in the
+//     summary: a failure marker the parser recognises never becomes a pass.
+func fuzzParser(f *testing.F, failing string, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(failing))
+	f.Add([]byte("\x1b[31m" + failing))
+	f.Fuzz(func(t *testing.T, prefix []byte) {
+		checkVerifies(t, prefix)
+		// Blank lines end whatever the prefix left half-read (an unfinished
+		// mocha title, a line without its newline).
+		log := append(append(append([]byte{}, prefix...), "\n\n"...), failing...)
+		s := checkVerifies(t, log)
+		if s.Source == SourceNone || s.Failed == nil || s.Errors == nil || *s.Failed+*s.Errors == 0 {
+			t.Fatalf("failing block after %q read as %+v", prefix, s)
+		}
+	})
+}
+
+func checkVerifies(t *testing.T, log []byte) *Summary {
+	t.Helper()
+	s, err := Scan(bytes.NewReader(log))
+	if err != nil {
+		t.Fatalf("scan: %v", err)
+	}
+	if s.Source != SourceNone {
+		if err := Verify(bytes.NewReader(log), int64(len(log)), s); err != nil {
+			t.Fatalf("Verify rejects Scan's own result on %q: %v", log, err)
+		}
+	}
+	return s
+}
+
+func sample(f *testing.F, name string) string {
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return string(b)
+}
+
+func FuzzScan(f *testing.F) {
+	for _, name := range []string{"jest-fail.log", "mocha-fail.log", "gotestsum-fail.log", "surefire-multimodule.log", "gradle-fail.log"} {
+		f.Add([]byte(sample(f, name)))
+	}
+	f.Add([]byte("=== 1 failed, 2 passed in 0.1s ===\n# tests 2\n# fail 1\nℹ tests 1\n"))
+	f.Fuzz(func(t *testing.T, log []byte) { checkVerifies(t, log) })
+}
+
+func FuzzGo(f *testing.F) {
+	fuzzParser(f, "=== RUN   TestX\n    x_test.go:3: boom\n--- FAIL: TestX (0.00s)\nFAIL\nFAIL\texample.com/x\t0.01s\n",
+		"ok  \texample.com/x\t0.01s\n--- PASS: TestA (0.00s)\n",
+		`{"Action":"pass","Package":"p","Test":"TestA"}`+"\n"+`{"Action":"fail","Package":"p"}`+"\n",
+		"FAIL\texample.com/x [build failed]\n")
+}
+
+func FuzzGoJSON(f *testing.F) {
+	fuzzParser(f, `{"Action":"fail","Package":"example.com/x","Test":"TestX","Elapsed":0}`+"\n"+`{"Action":"fail","Package":"example.com/x","Elapsed":0.1}`+"\n",
+		`{"Action":"output","Package":"p","Test":"TestA","Output":"    a_test.go:1: x\n"}`+"\n")
+}
+
+func FuzzGotestsum(f *testing.F) {
+	fuzzParser(f, "=== FAIL: . TestX (0.00s)\n\nDONE 3 tests, 1 failure in 0.01s\n", sample(f, "gotestsum-fail.log"))
+}
+
+func FuzzPytest(f *testing.F) {
+	fuzzParser(f, "FAILED test_x.py::test_x - assert 1 == 2\n========= 1 failed, 1 passed in 0.02s =========\n",
+		"==== 3 passed in 0.01s ====\n", "1 passed, 1 error in 0.1s\n")
+}
+
+func FuzzCargo(f *testing.F) {
+	fuzzParser(f, "     Running unittests src/lib.rs (target/debug/deps/x-1)\ntest t::a ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+		"test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n")
+}
+
+func FuzzTAP(f *testing.F) {
+	fuzzParser(f, "not ok 1 - adds\n# tests 2\n# pass 1\n# fail 1\n# duration_ms 3\n", "# tests 2\n# pass 2\n")
+}
+
+func FuzzNodeSpec(f *testing.F) {
+	fuzzParser(f, "✖ adds (1.2ms)\nℹ tests 2\nℹ pass 1\nℹ fail 1\nℹ duration_ms 3\n", "ℹ tests 2\nℹ pass 2\n")
+}
+
+func FuzzJest(f *testing.F) {
+	fuzzParser(f, "  ● calc › adds\nTest Suites: 1 failed, 1 total\nTests:       1 failed, 1 passed, 2 total\n",
+		sample(f, "jest-fail.log"), sample(f, "jest-workspaces.log"))
+}
+
+func FuzzMocha(f *testing.F) {
+	fuzzParser(f, "  1 passing (3ms)\n  1 failing\n\n  1) suite\n       fails:\n", sample(f, "mocha-fail.log"))
+}
+
+func FuzzSurefire(f *testing.F) {
+	fuzzParser(f, "[ERROR]   CalcTest.adds:3 expected\n[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0\n",
+		sample(f, "surefire-multimodule.log"))
+}
+
+func FuzzGradle(f *testing.F) {
+	fuzzParser(f, "CalcTest > adds() FAILED\n2 tests completed, 1 failed\n", sample(f, "gradle-fail.log"))
+}

@@ -1,0 +1,264 @@
+package runners
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	goResult   = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`)
+	goPkgOK    = regexp.MustCompile(`^ok\s+(\S+)\s+(?:\d+\.\d+s|\(cached\))`)
+	goPkgFail  = regexp.MustCompile(`^FAIL\s+(\S+)\s+(?:\d+\.\d+s|\[([a-z ]+)\])`)
+	goFileLine = regexp.MustCompile(`^\s+([\w./-]+\.go):(\d+): ?(.*)$`)
+	goMarker   = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+)
+
+// goAcc collects one package's test results until its package line.
+type goAcc struct {
+	pass, fail, skip int
+	last             int64  // offset of the latest result line
+	verbose          bool   // passes are printed (-v or -json), so they can be counted
+	ended            string // a bare PASS or FAIL line closed the tests
+	fails            []Failure
+	decor            map[string]Failure // file, line and message by test name
+}
+
+func (a *goAcc) add(verdict, name string, l *line) {
+	a.last = l.start
+	switch verdict {
+	case "PASS", "pass":
+		a.pass++
+		a.verbose = true
+	case "SKIP", "skip":
+		a.skip++
+		a.verbose = true
+	case "FAIL", "fail":
+		a.fail++
+		a.fails = append(a.fails, Failure{Name: name, Span: spanOf(l)})
+	}
+}
+
+func (a *goAcc) decorate(name, file, ln, msg string) {
+	if name == "" {
+		return
+	}
+	if a.decor == nil {
+		a.decor = map[string]Failure{}
+	}
+	if _, ok := a.decor[name]; ok {
+		return
+	}
+	n, _ := strconv.Atoi(ln)
+	a.decor[name] = Failure{File: file, Line: n, Message: msg}
+}
+
+// close turns the accumulated results into the attempt of package pkg. A
+// package that failed without a failing test (build failure, panic outside a
+// test, timeout, setup failure) counts as one error.
+func (a *goAcc) close(unit, pkg string, failed bool, why string, l *line) attempt {
+	// A package that did not build or set up ran no test: its counts are
+	// known to be zero.
+	known := a.verbose || strings.HasPrefix(why, "[") && a.pass+a.fail+a.skip == 0
+	at := attempt{unit: unit, failed: intp(a.fail), errors: intp(0), at: a.last}
+	if l != nil {
+		at.at = l.start
+	}
+	if known {
+		at.passed, at.skipped, at.tests = intp(a.pass), intp(a.skip), intp(a.pass+a.fail+a.skip)
+	}
+	for _, f := range a.fails {
+		d := a.decor[f.Name]
+		f.Classname, f.File, f.Line, f.Message = pkg, d.File, d.Line, d.Message
+		at.failures = append(at.failures, f)
+	}
+	if failed && a.fail == 0 {
+		f := Failure{Name: pkg, Classname: pkg, Message: why}
+		if pkg == "" {
+			f.Name = "(test binary)"
+		}
+		if l != nil {
+			f.Span = spanOf(l)
+		}
+		at.errors = intp(1)
+		at.failures = append(at.failures, f)
+	}
+	return at
+}
+
+// goParser reads `go test` output, plain, -v and -json.
+type goParser struct {
+	plain    goAcc
+	pkgs     map[string]*goAcc // -json, by package
+	atts     []attempt
+	cur      string // test named by the latest === line (-v output)
+	lastFail string // test of the latest --- FAIL line (non-verbose output)
+	inRun    bool   // a === line came after the latest --- line
+}
+
+func (p *goParser) name() string { return "go" }
+
+func (p *goParser) feed(l *line, ws string) bool {
+	t := l.trim
+	switch {
+	case strings.HasPrefix(t, "{"):
+		return p.feedJSON(l, ws)
+	case strings.HasPrefix(t, "--- "):
+		return p.feedResult(l)
+	case strings.HasPrefix(t, "ok"), strings.HasPrefix(t, "FAIL"):
+		return p.feedPackage(l, ws)
+	case strings.HasPrefix(t, "=== "):
+		return p.feedMarker(t)
+	case strings.HasPrefix(t, "panic: "):
+		p.plain.decorate(p.lastFail, "", "0", t)
+	default:
+		p.feedDecor(l)
+	}
+	return false
+}
+
+// feedMarker follows `=== RUN` lines: they name the test that later file:line
+// output belongs to, and the first of a package shows -v, so its passes can
+// be counted. Only that first one changes a count, and only it is recorded.
+func (p *goParser) feedMarker(t string) bool {
+	m := goMarker.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	p.cur, p.inRun = m[1], true
+	if p.plain.verbose {
+		return false
+	}
+	p.plain.verbose = true
+	return true
+}
+
+func (p *goParser) feedResult(l *line) bool {
+	m := goResult.FindStringSubmatch(l.trim)
+	if m == nil {
+		return false
+	}
+	p.plain.add(m[1], m[2], l)
+	p.inRun = false
+	if m[1] == "FAIL" {
+		p.lastFail = m[2]
+	}
+	return true
+}
+
+// feedDecor attaches `    file_test.go:12: message` to the test it belongs
+// to: -v prints it before the test's --- line, plain output after.
+func (p *goParser) feedDecor(l *line) {
+	if !strings.HasPrefix(l.text, " ") && !strings.HasPrefix(l.text, "\t") || !strings.Contains(l.text, ".go:") {
+		return
+	}
+	m := goFileLine.FindStringSubmatch(l.text)
+	if m == nil {
+		return
+	}
+	name := p.lastFail
+	if p.inRun {
+		name = p.cur
+	}
+	p.plain.decorate(name, m[1], m[2], m[3])
+}
+
+func (p *goParser) feedPackage(l *line, ws string) bool {
+	if l.trim == "PASS" || l.trim == "FAIL" {
+		p.plain.ended = l.trim
+		return true
+	}
+	if m := goPkgOK.FindStringSubmatch(l.trim); m != nil {
+		p.atts = append(p.atts, p.plain.close(unitKey(ws, m[1]), m[1], false, "", l))
+	} else if m := goPkgFail.FindStringSubmatch(l.trim); m != nil {
+		why := "package failed without a failing test"
+		if m[2] != "" {
+			why = "[" + m[2] + "]"
+		}
+		p.atts = append(p.atts, p.plain.close(unitKey(ws, m[1]), m[1], true, why, l))
+	} else {
+		return false
+	}
+	p.plain, p.lastFail, p.cur = goAcc{}, "", ""
+	return true
+}
+
+type goEvent struct {
+	Action      string
+	Package     string
+	Test        string
+	Output      string
+	FailedBuild string
+}
+
+func (p *goParser) feedJSON(l *line, ws string) bool {
+	if l.cut || !strings.Contains(l.trim, `"Action"`) {
+		return false
+	}
+	var ev goEvent
+	if json.Unmarshal([]byte(l.trim), &ev) != nil || ev.Package == "" {
+		return false
+	}
+	if p.pkgs == nil {
+		p.pkgs = map[string]*goAcc{}
+	}
+	acc := p.pkgs[ev.Package]
+	switch {
+	case ev.Action == "output":
+		if m := goFileLine.FindStringSubmatch(strings.TrimRight(ev.Output, "\n")); m != nil && acc != nil {
+			acc.decorate(ev.Test, m[1], m[2], m[3])
+		}
+		return false
+	case ev.Action != "pass" && ev.Action != "fail" && ev.Action != "skip":
+		return false
+	case ev.Test != "":
+		if acc == nil {
+			acc = &goAcc{}
+			p.pkgs[ev.Package] = acc
+		}
+		acc.add(ev.Action, ev.Test, l)
+		acc.verbose = true
+		return true
+	}
+	return p.closeJSON(l, ws, ev, acc)
+}
+
+func (p *goParser) closeJSON(l *line, ws string, ev goEvent, acc *goAcc) bool {
+	if ev.Action == "skip" && acc == nil {
+		return false // no test files
+	}
+	if acc == nil {
+		acc = &goAcc{verbose: true}
+	}
+	why := "package failed without a failing test"
+	if ev.FailedBuild != "" {
+		why = "[build failed]"
+	}
+	p.atts = append(p.atts, acc.close(unitKey(ws, ev.Package), ev.Package, ev.Action == "fail", why, l))
+	delete(p.pkgs, ev.Package)
+	return true
+}
+
+// end closes what the log left open: plain results with no package line (a
+// test binary run directly ends with a bare PASS or FAIL) and -json packages
+// that never reported an end. Output that stops before any end counts as an
+// error, as a crashed or killed test run must not read as a clean one.
+func (p *goParser) end(ws string) []attempt {
+	atts := p.atts
+	if a := p.plain; a.pass+a.fail+a.skip > 0 || a.verbose {
+		why := "the output ended before a package result"
+		if a.ended != "" {
+			why = "package failed without a failing test"
+		}
+		atts = append(atts, a.close(unitKey(ws, ""), "", a.ended != "PASS", why, nil))
+	}
+	for _, pkg := range sortedKeys(p.pkgs) {
+		acc := p.pkgs[pkg]
+		at := acc.close(unitKey(ws, pkg), pkg, false, "", nil)
+		at.errors = intp(1)
+		at.failures = append(at.failures, Failure{Name: pkg, Classname: pkg, Message: "no package result: the output ended first"})
+		atts = append(atts, at)
+	}
+	return atts
+}

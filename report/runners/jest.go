@@ -1,0 +1,86 @@
+package runners
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	jestTests  = regexp.MustCompile(`^Tests:\s+((?:\d+ \w+, )*)(\d+) total$`)
+	jestSuites = regexp.MustCompile(`^Test Suites:\s+((?:\d+ \w+, )*)(\d+) total$`)
+	jestItem   = regexp.MustCompile(`(\d+) (\w+)`)
+	jestFail   = regexp.MustCompile(`^● (.+)$`)
+	jestSuite  = regexp.MustCompile(`^FAIL\s+(\S+\.[cm]?[jt]sx?)$`)
+)
+
+// jestParser reads jest's `Tests:       1 failed, 3 passed, 4 total` line,
+// the `Test Suites:` line before it, and `● Suite › test` failure headings.
+type jestParser struct {
+	suitesFailed int
+	suiteErrs    int    // `● Test suite failed to run` headings
+	suite        string // file of the latest `FAIL ./x.test.js` line
+	fails        failSet
+	atts         []attempt
+}
+
+func (p *jestParser) name() string { return "jest" }
+
+func (p *jestParser) feed(l *line, ws string) bool {
+	t := l.trim
+	switch {
+	case strings.HasPrefix(t, "● "):
+		return p.feedFail(l)
+	case strings.HasPrefix(t, "FAIL"):
+		if m := jestSuite.FindStringSubmatch(t); m != nil {
+			p.suite = m[1]
+			return true
+		}
+	case strings.HasPrefix(t, "Test Suites:"):
+		if m := jestSuites.FindStringSubmatch(t); m != nil {
+			p.suitesFailed = items(m[1])["failed"]
+			return true
+		}
+	case strings.HasPrefix(t, "Tests:"):
+		if m := jestTests.FindStringSubmatch(t); m != nil {
+			p.close(ws, items(m[1]), atoi(m[2]))
+			return true
+		}
+	}
+	return false
+}
+
+func (p *jestParser) feedFail(l *line) bool {
+	m := jestFail.FindStringSubmatch(l.trim)
+	if m == nil || strings.HasPrefix(m[1], "Console") || strings.HasSuffix(m[1], "Warning:") {
+		return false
+	}
+	f := Failure{Name: m[1], Classname: p.suite, Span: spanOf(l)}
+	if m[1] == "Test suite failed to run" {
+		p.suiteErrs++
+	}
+	p.fails.add(f)
+	return true
+}
+
+// close ends a run. A suite that failed to run fails no test, so it counts
+// as an error; without its heading, a failed suite with no failed test does.
+func (p *jestParser) close(ws string, n map[string]int, total int) {
+	errs := min(p.suiteErrs, p.suitesFailed)
+	if n["failed"] == 0 {
+		errs = p.suitesFailed
+	}
+	p.atts = append(p.atts, attempt{unit: suiteKey(ws, total), tests: intp(total), passed: intp(n["passed"]),
+		failed: intp(n["failed"]), skipped: intp(n["skipped"] + n["todo"] + n["pending"]),
+		errors: intp(errs), failures: p.fails.take()})
+	p.suitesFailed, p.suiteErrs, p.suite = 0, 0, ""
+}
+
+func (p *jestParser) end(string) []attempt { return p.atts }
+
+func items(s string) map[string]int {
+	n := map[string]int{}
+	for _, m := range jestItem.FindAllStringSubmatch(s, -1) {
+		n[m[2]] += atoi(m[1])
+	}
+	return n
+}

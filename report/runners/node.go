@@ -1,0 +1,115 @@
+package runners
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	tapCount  = regexp.MustCompile(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+)(?:\.\d+)?$`)
+	tapNotOK  = regexp.MustCompile(`^not ok \d+ - (.+?)(?: # (.*))?$`)
+	specCount = regexp.MustCompile(`^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+)(?:\.\d+)?$`)
+	specFail  = regexp.MustCompile(`^✖ (.+?) \(\d+(?:\.\d+)?m?s\)$`)
+	specAt    = regexp.MustCompile(`^test at (.+):(\d+):\d+$`)
+)
+
+// nodeParser reads the totals `node --test` prints after its tests: `# tests
+// N`, `# pass N`, … with the TAP reporter (src "tap", which other TAP
+// producers such as tape share) or `ℹ tests N`, … with the spec reporter
+// (src "node"). Failing names come from `not ok N - name` or `✖ name (1ms)`.
+type nodeParser struct {
+	src   string
+	open  *attempt // totals being read
+	fails failSet
+	atts  []attempt
+	at    *Failure // a `test at file:line:col` line: the next ✖ line repeats a failure of the closed run
+}
+
+func (p *nodeParser) name() string { return p.src }
+
+func (p *nodeParser) feed(l *line, ws string) bool {
+	counts, fail := tapCount, tapNotOK
+	if p.src == "node" {
+		counts, fail = specCount, specFail
+	}
+	if !strings.HasPrefix(l.trim, "# ") && !strings.HasPrefix(l.trim, "ℹ ") && !strings.HasPrefix(l.trim, "not ok ") &&
+		!strings.HasPrefix(l.trim, "✖ ") && !strings.HasPrefix(l.trim, "test at ") {
+		return false
+	}
+	if m := counts.FindStringSubmatch(l.trim); m != nil {
+		p.count(ws, m[1], atoi(m[2]))
+		return true
+	}
+	if m := specAt.FindStringSubmatch(l.trim); m != nil && p.src == "node" {
+		p.at = &Failure{File: m[1], Line: atoi(m[2])}
+		return true
+	}
+	m := fail.FindStringSubmatch(l.trim)
+	if m == nil || len(m) > 2 && directive(m[2]) {
+		return false
+	}
+	p.addFail(Failure{Name: m[1], Span: spanOf(l)})
+	return true
+}
+
+// addFail files a failing test under the run it belongs to. The spec reporter
+// repeats a run's failures after its totals, each under `test at …`.
+func (p *nodeParser) addFail(f Failure) {
+	if p.at == nil || p.open != nil || len(p.atts) == 0 {
+		p.at = nil
+		p.fails.add(f)
+		return
+	}
+	f.File, f.Line, p.at = p.at.File, p.at.Line, nil
+	last := &p.atts[len(p.atts)-1]
+	for i := range last.failures {
+		if last.failures[i].Name == f.Name {
+			last.failures[i].File, last.failures[i].Line = f.File, f.Line
+			return
+		}
+	}
+	last.failures = append(last.failures, f)
+}
+
+// directive tells TAP's `# SKIP` and `# TODO`, which are not failures.
+func directive(d string) bool {
+	d = strings.ToUpper(d)
+	return strings.HasPrefix(d, "SKIP") || strings.HasPrefix(d, "TODO")
+}
+
+func (p *nodeParser) count(ws, key string, n int) {
+	if key == "tests" {
+		p.close()
+		p.open = &attempt{unit: suiteKey(ws, n), tests: intp(n), passed: intp(0), failed: intp(0),
+			skipped: intp(0), errors: intp(0), failures: p.fails.take()}
+		return
+	}
+	if p.open == nil {
+		return
+	}
+	switch key {
+	case "pass":
+		*p.open.passed = n
+	case "fail":
+		*p.open.failed = n
+	case "cancelled":
+		*p.open.errors = n
+	case "skipped", "todo":
+		*p.open.skipped += n
+	case "duration_ms":
+		p.close()
+	}
+}
+
+func (p *nodeParser) close() {
+	if p.open != nil {
+		p.open.failures = append(p.open.failures, p.fails.take()...)
+		p.atts = append(p.atts, *p.open)
+		p.open = nil
+	}
+}
+
+func (p *nodeParser) end(string) []attempt {
+	p.close()
+	return p.atts
+}

@@ -1,0 +1,387 @@
+package runners
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFiles writes a fixture project: path → content.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runTool runs a real runner and returns its combined output, which is
+// expected to report failures, so a non-zero exit is not an error here.
+func runTool(t *testing.T, dir string, env []string, name string, args ...string) []byte {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not installed here: %v", name, err)
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("run %s: %v", name, err)
+	}
+	return out
+}
+
+// scanBytes scans a log written to a file, as the run store holds it, and
+// checks that Verify reproduces the result from the file.
+func scanBytes(t *testing.T, log []byte) *Summary {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "output.log")
+	if err := os.WriteFile(p, log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return scanFile(t, p)
+}
+
+type want struct {
+	source                                 string
+	tests, passed, failed, skipped, errors int // -1: unknown (nil)
+	failures                               []string
+	flaky                                  []string
+	runs                                   int
+}
+
+func check(t *testing.T, s *Summary, w want, log []byte) {
+	t.Helper()
+	got := want{source: s.Source, tests: num(s.Tests), passed: num(s.Passed), failed: num(s.Failed),
+		skipped: num(s.Skipped), errors: num(s.Errors), runs: s.Runs}
+	for _, f := range s.Failures {
+		got.failures = append(got.failures, f.Name)
+	}
+	for _, f := range s.Flaky {
+		got.flaky = append(got.flaky, f.Name)
+	}
+	if g, e := strings.Join(got.failures, ","), strings.Join(w.failures, ","); g != e {
+		t.Errorf("failures = %s, want %s", g, e)
+	}
+	if g, e := strings.Join(got.flaky, ","), strings.Join(w.flaky, ","); g != e {
+		t.Errorf("flaky = %s, want %s", g, e)
+	}
+	got.failures, got.flaky, w.failures, w.flaky = nil, nil, nil, nil
+	if got.source != w.source || got.tests != w.tests || got.passed != w.passed || got.failed != w.failed ||
+		got.skipped != w.skipped || got.errors != w.errors || got.runs != w.runs {
+		t.Errorf("summary = %+v, want %+v\nlog:\n%s", got, w, log)
+	}
+}
+
+func num(p *int) int {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+var goFixture = map[string]string{
+	"go.mod": "module example.com/fix\n\ngo 1.22\n",
+	"fix/fix_test.go": `package fix
+
+import "testing"
+
+func TestPass(t *testing.T) {}
+
+func TestFail(t *testing.T) {
+	t.Errorf("want 1, got 2")
+}
+
+func TestSkip(t *testing.T) { t.Skip("not today") }
+
+func TestSub(t *testing.T) {
+	t.Run("ok", func(t *testing.T) {})
+	t.Run("bad", func(t *testing.T) { t.Error("sub broke") })
+}
+`,
+	"good/good_test.go":     "package good\n\nimport \"testing\"\n\nfunc TestGood(t *testing.T) {}\n",
+	"panicky/panic_test.go": "package panicky\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n\nfunc TestPanic(t *testing.T) { panic(\"boom\") }\n",
+	"broken/broken.go":      "package broken\n\nfunc F() int { return \"x\" }\n",
+	"broken/broken_test.go": "package broken\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n",
+	"notests/doc.go":        "package notests\n",
+}
+
+// TestGoReal runs go test on a module with passing, failing, skipping,
+// panicking, subtest and non-building packages, in each output mode.
+func TestGoReal(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, goFixture)
+	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
+	// -json reports a subtest before its parent, the text output after it.
+	fails := []string{"example.com/fix/broken", "TestFail", "TestSub", "TestSub/bad", "TestPanic"}
+	jsonFails := []string{"example.com/fix/broken", "TestFail", "TestSub/bad", "TestSub", "TestPanic"}
+	cases := []struct {
+		name string
+		args []string
+		want want
+	}{
+		{"plain", []string{"test", "-count=1", "./..."},
+			want{"go", -1, -1, 4, -1, 1, fails, nil, 4}},
+		{"verbose", []string{"test", "-count=1", "-v", "./..."},
+			want{"go", 9, 4, 4, 1, 1, fails, nil, 4}},
+		{"json", []string{"test", "-count=1", "-json", "./..."},
+			want{"go", 9, 4, 4, 1, 1, jsonFails, nil, 4}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			log := runTool(t, dir, env, "go", c.args...)
+			s := scanBytes(t, log)
+			check(t, s, c.want, log)
+			if f := findFailure(s, "TestFail"); f == nil || f.File != "fix_test.go" || f.Line != 8 {
+				t.Errorf("TestFail location = %+v, want fix_test.go:8", f)
+			}
+		})
+	}
+}
+
+func findFailure(s *Summary, name string) *Failure {
+	for i := range s.Failures {
+		if s.Failures[i].Name == name {
+			return &s.Failures[i]
+		}
+	}
+	return nil
+}
+
+// TestGoRetry runs a test that fails once and then passes, twice in one log
+// as a retry loop would, and expects it reported as flaky.
+func TestGoRetry(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/flaky\n\ngo 1.22\n",
+		"flaky_test.go": `package flaky
+
+import (
+	"os"
+	"testing"
+)
+
+func TestFlaky(t *testing.T) {
+	marker := os.Getenv("FLAKY_MARKER")
+	if _, err := os.Stat(marker); err != nil {
+		os.WriteFile(marker, nil, 0o644)
+		t.Fatal("first attempt fails")
+	}
+}
+
+func TestSteady(t *testing.T) {}
+`})
+	env := []string{"GOWORK=off", "GOTOOLCHAIN=local", "FLAKY_MARKER=" + filepath.Join(dir, "marker")}
+	var log []byte
+	for range 2 {
+		log = append(log, runTool(t, dir, env, "go", "test", "-count=1", "-v", ".")...)
+	}
+	check(t, scanBytes(t, log), want{"go", 2, 2, 0, 0, 0, nil, []string{"TestFlaky"}, 2}, log)
+}
+
+// TestNodeReal runs node --test with its TAP and spec reporters.
+func TestNodeReal(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"calc.test.mjs": `import test from 'node:test';
+import assert from 'node:assert';
+
+test('adds', () => assert.strictEqual(1 + 1, 2));
+test('subtracts wrongly', () => assert.strictEqual(3 - 1, 1));
+test('skipped', { skip: true }, () => {});
+test('todo', { todo: true }, () => {});
+test('group', async (t) => {
+  await t.test('inner ok', () => {});
+  await t.test('inner bad', () => { throw new Error('inner broke'); });
+});
+`})
+	fails := []string{"subtracts wrongly", "inner bad", "group"}
+	for _, c := range []struct{ reporter, source string }{{"tap", "tap"}, {"spec", "node"}} {
+		t.Run(c.reporter, func(t *testing.T) {
+			log := runTool(t, dir, nil, "node", "--test", "--test-reporter="+c.reporter, "calc.test.mjs")
+			check(t, scanBytes(t, log), want{c.source, 7, 2, 3, 2, 0, fails, nil, 1}, log)
+		})
+	}
+}
+
+// TestCargoReal runs cargo test on a dependency-free crate.
+func TestCargoReal(t *testing.T) {
+	cargo := filepath.Join(os.Getenv("HOME"), ".cargo", "bin", "cargo")
+	if _, err := os.Stat(cargo); err != nil {
+		if cargo, err = exec.LookPath("cargo"); err != nil {
+			t.Skip("cargo is not installed here")
+		}
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Cargo.toml": "[package]\nname = \"fix\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+		"src/lib.rs": `pub fn add(a: i32, b: i32) -> i32 { a + b }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds() { assert_eq!(add(1, 1), 2); }
+
+    #[test]
+    fn adds_wrongly() {
+        assert_eq!(add(1, 1), 3);
+    }
+
+    #[test]
+    #[ignore]
+    fn slow() {}
+
+    #[test]
+    #[should_panic]
+    fn panics() { panic!("expected"); }
+}
+`})
+	log := runTool(t, dir, []string{"CARGO_TERM_COLOR=always"}, cargo, "test", "--offline")
+	s := scanBytes(t, log)
+	check(t, s, want{"cargo", 4, 2, 1, 1, 0, []string{"tests::adds_wrongly"}, nil, 1}, log)
+	if f := findFailure(s, "tests::adds_wrongly"); f == nil || f.File != "src/lib.rs" || f.Line != 12 {
+		t.Errorf("failure location = %+v, want src/lib.rs:12", f)
+	}
+}
+
+// TestPytestReal runs pytest (Debian python3-pytest) with each outcome.
+func TestPytestReal(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		t.Skipf("pytest is not installed for %s: %v", py, err)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"test_calc.py": `import pytest
+
+def test_adds():
+    assert 1 + 1 == 2
+
+def test_subtracts_wrongly():
+    assert 3 - 1 == 1
+
+@pytest.mark.skip(reason="later")
+def test_skipped():
+    pass
+
+@pytest.mark.xfail
+def test_known_bug():
+    assert False
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("fixture broke")
+
+def test_uses_broken(broken):
+    pass
+`})
+	fails := []string{"test_calc.py::test_subtracts_wrongly", "test_calc.py::test_uses_broken"}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{{"default", nil}, {"quiet", []string{"-q"}}, {"colour", []string{"--color=yes"}}} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"-m", "pytest", "-p", "no:cacheprovider"}, c.args...)
+			log := runTool(t, dir, nil, py, args...)
+			check(t, scanBytes(t, log), want{"pytest", 5, 1, 1, 2, 1, fails, nil, 1}, log)
+		})
+	}
+}
+
+// TestNoneForUnknown: output of a framework the package does not know, even
+// all green, yields no counts.
+func TestNoneForUnknown(t *testing.T) {
+	log := runTool(t, t.TempDir(), nil, "sh", "-c", `printf 'running 3 checks\n✓ one\n✓ two\nOK\nAll good!\n'`)
+	s := scanBytes(t, log)
+	if s.Source != SourceNone || s.Tests != nil || s.Passed != nil || s.Failed != nil || len(s.Spans) != 0 {
+		t.Errorf("unknown framework: %+v", s)
+	}
+	if err := Verify(bytes.NewReader(log), int64(len(log)), s); err == nil {
+		t.Error("Verify accepted a summary with no source")
+	}
+}
+
+// TestPytestRetry runs pytest twice in one log, as a retry loop would, on a
+// test that fails once and then passes.
+func TestPytestRetry(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		t.Skipf("pytest is not installed for %s: %v", py, err)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"test_flaky.py": `import os
+
+def test_flaky():
+    marker = os.environ["FLAKY_MARKER"]
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        assert False, "first attempt fails"
+
+def test_steady():
+    pass
+`})
+	env := []string{"FLAKY_MARKER=" + filepath.Join(dir, "marker")}
+	var log []byte
+	for range 2 {
+		log = append(log, runTool(t, dir, env, py, "-m", "pytest", "-p", "no:cacheprovider")...)
+	}
+	check(t, scanBytes(t, log), want{"pytest", 2, 2, 0, 0, 0, nil, []string{"test_flaky.py::test_flaky"}, 2}, log)
+}
+
+// TestNodeRetry runs node --test twice in one log with each reporter; the
+// spec reporter repeats failures after its totals, which must stay with the
+// first run.
+func TestNodeRetry(t *testing.T) {
+	for _, c := range []struct{ reporter, source string }{{"tap", "tap"}, {"spec", "node"}} {
+		t.Run(c.reporter, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"flaky.test.mjs": `import test from 'node:test';
+import fs from 'node:fs';
+
+test('steady', () => {});
+test('flaky', () => {
+  if (!fs.existsSync(process.env.FLAKY_MARKER)) {
+    fs.writeFileSync(process.env.FLAKY_MARKER, '');
+    throw new Error('first attempt fails');
+  }
+});
+`})
+			env := []string{"FLAKY_MARKER=" + filepath.Join(dir, "marker")}
+			var log []byte
+			for range 2 {
+				log = append(log, runTool(t, dir, env, "node", "--test", "--test-reporter="+c.reporter, "flaky.test.mjs")...)
+			}
+			check(t, scanBytes(t, log), want{c.source, 2, 2, 0, 0, 0, nil, []string{"flaky"}, 2}, log)
+		})
+	}
+}
+
+// TestPytestTwoSuites: two different suites run one after the other in one
+// log are summed; the passing second one does not hide the first's failure.
+func TestPytestTwoSuites(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		t.Skipf("pytest is not installed for %s: %v", py, err)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"unit/test_a.py":        "def test_ok():\n    pass\n\ndef test_bad():\n    assert 1 == 2\n",
+		"integration/test_b.py": "def test_one():\n    pass\n\ndef test_two():\n    pass\n\ndef test_three():\n    pass\n",
+	})
+	var log []byte
+	for _, suite := range []string{"unit", "integration"} {
+		log = append(log, runTool(t, dir, nil, py, "-m", "pytest", "-p", "no:cacheprovider", suite)...)
+	}
+	check(t, scanBytes(t, log), want{"pytest", 5, 4, 1, 0, 0, []string{"unit/test_a.py::test_bad"}, nil, 2}, log)
+}

@@ -1,0 +1,202 @@
+// Package runners reads test-count summaries out of raw runner logs when no
+// JUnit file exists. Every count is tied to the byte ranges of the lines it
+// was read from, so Verify can re-read exactly those bytes from the stored
+// log and reproduce it. An unfamiliar framework yields Source "none" and no
+// counts: a number is never made up from green lines.
+//
+// Use: Scan a stored stream (stdout.log, or output.log for runners that
+// split their output across both, like jest), then Verify the result against
+// the same file before calling it verified:
+//
+//	s, err := runners.Scan(f)            // one pass, bounded memory
+//	verified := s.Source != runners.SourceNone && runners.Verify(f, size, s) == nil
+//
+// Span offsets are offsets into the scanned bytes. When the stored file is a
+// truncated stream (head and tail kept), map them through the record's
+// stored_ranges before citing them as original offsets.
+//
+// Recognised: go test (plain, -v, -json), gotestsum, pytest, cargo test,
+// node --test (TAP as "tap", spec as "node"), jest, mocha, maven surefire,
+// gradle. Matching is anchored at line starts (leading blanks allowed) after
+// ANSI colour codes are stripped; only the first MaxLineKeep bytes of a line
+// are matched.
+//
+// Several result blocks in one log: blocks of the same unit (a Go package, a
+// cargo test binary, a maven module, a gradle task, an npm workspace, or for
+// runners that name none, a suite of the same size) are attempts, and the
+// last one counts; different units are summed. Tests that failed in an
+// earlier attempt and not in the last are listed in Flaky.
+package runners
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// SourceNone is Summary.Source when no runner summary was recognised.
+const SourceNone = "none"
+
+// Summary is a test count read from a log. It mirrors report.Summary; counts
+// are nil when the log does not say them (e.g. passes of a non-verbose
+// `go test`), never guessed.
+type Summary struct {
+	// Source names the runner ("go", "gotestsum", "pytest", "cargo", "tap",
+	// "node", "jest", "mocha", "surefire", "gradle"), several joined by "+"
+	// when one log holds more than one, or "none".
+	Source   string    `json:"source"`
+	Tests    *int      `json:"tests,omitempty"`
+	Passed   *int      `json:"passed,omitempty"`
+	Failed   *int      `json:"failed,omitempty"`
+	Skipped  *int      `json:"skipped,omitempty"`
+	Errors   *int      `json:"errors,omitempty"`
+	Failures []Failure `json:"failures,omitempty"`
+	// Flaky names tests that failed in an earlier attempt of the same runner
+	// and unit and not in its last attempt.
+	Flaky []TestRef `json:"flaky,omitempty"`
+	// Runs is how many result blocks (a package line, a summary line) were
+	// read; Superseded how many of them a later attempt of the same unit
+	// replaced. Counts are the sum over units of each unit's last attempt.
+	Runs       int `json:"runs"`
+	Superseded int `json:"superseded,omitempty"`
+	// Spans are the raw byte ranges of every line the result depends on;
+	// adjacent lines are merged.
+	Spans []Span `json:"spans,omitempty"`
+	Note  string `json:"note,omitempty"`
+}
+
+// Failure is one failing test (or a unit that failed without a failing
+// test, such as a Go package that did not build).
+type Failure struct {
+	Name      string `json:"name"`
+	Classname string `json:"classname,omitempty"`
+	File      string `json:"file,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Message   string `json:"message,omitempty"`
+	Span      Span   `json:"span"`
+}
+
+// TestRef names a test.
+type TestRef struct {
+	Name      string `json:"name"`
+	Classname string `json:"classname,omitempty"`
+}
+
+// Span is a byte range [Start, End) of the raw stream and its 1-based lines.
+type Span struct {
+	Start     int64 `json:"start"`
+	End       int64 `json:"end"`
+	FirstLine int64 `json:"first_line,omitempty"`
+	LastLine  int64 `json:"last_line,omitempty"`
+}
+
+// Scan reads a log once, with bounded memory, and returns the runner summary
+// it holds, or a Summary with Source "none".
+func Scan(r io.Reader) (*Summary, error) {
+	st := newState()
+	lr := newLineReader(r, 0, 1)
+	for {
+		l, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("scan log: %w", err)
+		}
+		st.feed(l)
+	}
+	return st.summary(), nil
+}
+
+// Verify re-reads exactly the byte ranges s.Spans of the stored log (of size
+// bytes), re-parses them, and returns nil only when they reproduce the same
+// source, counts, runs, failing and flaky test names.
+func Verify(ra io.ReaderAt, size int64, s *Summary) error {
+	if s == nil || s.Source == SourceNone || s.Source == "" {
+		return errors.New("verify: no runner summary to verify")
+	}
+	if err := checkSpans(s.Spans, size); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	st := newState()
+	for _, sp := range s.Spans {
+		lr := newLineReader(io.NewSectionReader(ra, sp.Start, sp.End-sp.Start), sp.Start, sp.FirstLine)
+		for {
+			l, err := lr.next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("verify span [%d,%d): %w", sp.Start, sp.End, err)
+			}
+			st.feed(l)
+		}
+	}
+	if err := sameResult(s, st.summary()); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	return nil
+}
+
+func checkSpans(spans []Span, size int64) error {
+	if len(spans) == 0 {
+		return errors.New("summary has no spans")
+	}
+	prev := int64(0)
+	for i, sp := range spans {
+		if sp.Start < prev || sp.End <= sp.Start || sp.End > size {
+			return fmt.Errorf("span %d [%d,%d) is out of order or outside the %d-byte log", i, sp.Start, sp.End, size)
+		}
+		prev = sp.End
+	}
+	return nil
+}
+
+// sameResult compares what a re-parse must reproduce. File, line and message
+// of a failure come from lines that carry no count, so they are not compared.
+func sameResult(want, got *Summary) error {
+	checks := []struct {
+		what string
+		a, b string
+	}{
+		{"source", want.Source, got.Source},
+		{"tests", fmtp(want.Tests), fmtp(got.Tests)},
+		{"passed", fmtp(want.Passed), fmtp(got.Passed)},
+		{"failed", fmtp(want.Failed), fmtp(got.Failed)},
+		{"skipped", fmtp(want.Skipped), fmtp(got.Skipped)},
+		{"errors", fmtp(want.Errors), fmtp(got.Errors)},
+		{"runs", fmt.Sprint(want.Runs, "/", want.Superseded), fmt.Sprint(got.Runs, "/", got.Superseded)},
+		{"failures", failureNames(want.Failures), failureNames(got.Failures)},
+		{"flaky", refNames(want.Flaky), refNames(got.Flaky)},
+	}
+	for _, c := range checks {
+		if c.a != c.b {
+			return fmt.Errorf("%s: summary says %s, the recorded lines say %s", c.what, c.a, c.b)
+		}
+	}
+	return nil
+}
+
+func fmtp(p *int) string {
+	if p == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*p)
+}
+
+func failureNames(fs []Failure) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%q/%q ", f.Classname, f.Name)
+	}
+	return b.String()
+}
+
+func refNames(rs []TestRef) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%q/%q ", r.Classname, r.Name)
+	}
+	return b.String()
+}

@@ -1,0 +1,91 @@
+package runners
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestSamples parses the committed real (or, where testdata/README.md says
+// so, format-derived) samples and compares the result with its golden file.
+func TestSamples(t *testing.T) {
+	logs, err := filepath.Glob("testdata/*.log")
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("no samples: %v", err)
+	}
+	for _, path := range logs {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			s := scanFile(t, path)
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			got := bytes.TrimSpace(buf.Bytes())
+			golden := strings.TrimSuffix(path, ".log") + ".golden.json"
+			if *update {
+				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("read golden (run with -update to create): %v", err)
+			}
+			if !bytes.Equal(bytes.TrimSpace(want), got) {
+				t.Errorf("summary differs from %s:\n%s", golden, got)
+			}
+		})
+	}
+}
+
+// scanFile scans a stored log and checks that Verify accepts the result.
+func scanFile(t *testing.T, path string) *Summary {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := Scan(f)
+	if err != nil {
+		t.Fatalf("scan %s: %v", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Source != SourceNone {
+		if err := Verify(f, st.Size(), s); err != nil {
+			t.Errorf("verify %s: %v", path, err)
+		}
+	}
+	return s
+}
+
+// BenchmarkScan measures throughput over real samples, repeated.
+func BenchmarkScan(b *testing.B) {
+	var log []byte
+	for _, name := range []string{"jest-fail.log", "mocha-fail.log", "gotestsum-fail.log", "surefire-multimodule.log", "gradle-fail.log"} {
+		s, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		log = append(log, s...)
+	}
+	log = bytes.Repeat(log, 100)
+	b.SetBytes(int64(len(log)))
+	for b.Loop() {
+		if _, err := Scan(bytes.NewReader(log)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

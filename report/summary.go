@@ -1,0 +1,145 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/runners"
+)
+
+// summarize finds the best test count for a run and says how far it can be
+// trusted. JUnit the run wrote comes first; else a runner summary read from
+// the combined log; else nothing, and no numbers.
+func summarize(dir string, r *record.Record, extra []string, warnings *[]string) (Summary, []TestRef) {
+	var attributed []string
+	for _, j := range r.JUnit {
+		attributed = append(attributed, filepath.Join(dir, j.Stored))
+	}
+	if len(attributed)+len(extra) > 0 {
+		s, flaky, w := readJUnit(append(attributed, extra...))
+		*warnings = append(*warnings, w...)
+		s.Verified, s.Note = junitVerified(r, s, len(extra) > 0, len(w) > 0)
+		if s.Note != "" && !s.Verified {
+			*warnings = append(*warnings, "JUnit summary not verified: "+s.Note)
+		}
+		return s, flaky
+	}
+	return runnerSummary(dir, r, warnings)
+}
+
+// junitVerified: JUnit counts are trusted only when capture attributed the
+// files to this run, they all parsed, and they agree with the exit status.
+func junitVerified(r *record.Record, s Summary, extra, broken bool) (bool, string) {
+	switch {
+	case extra:
+		return false, "some JUnit files were named at report time, not attributed to the run by capture"
+	case broken:
+		return false, "a JUnit file is malformed or empty"
+	case r.ExitCode == nil:
+		return false, fmt.Sprintf("the run is %s: JUnit written before the end may be partial", statusOf(r))
+	}
+	return consistent(r, s)
+}
+
+// consistent checks counts against the exit status: failures with exit 0,
+// or exit ≠ 0 with no failure at all, mean one of the two is wrong.
+func consistent(r *record.Record, s Summary) (bool, string) {
+	if s.Failed == nil && s.Errors == nil {
+		return false, "the summary gives no failure count to check against the exit status"
+	}
+	bad := deref(s.Failed) + deref(s.Errors)
+	code := *r.ExitCode
+	switch {
+	case bad > 0 && code == 0:
+		return false, fmt.Sprintf("inconsistent: %d failures reported but the command exited 0", bad)
+	case bad == 0 && code != 0:
+		return false, fmt.Sprintf("inconsistent: no failures reported but the command exited %d", code)
+	}
+	return true, ""
+}
+
+func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, []TestRef) {
+	none := Summary{Source: runners.SourceNone}
+	out, ok := r.Streams[record.Output]
+	if !ok {
+		return none, nil
+	}
+	f, err := os.Open(filepath.Join(dir, out.File))
+	if err != nil {
+		*warnings = append(*warnings, "summary: "+err.Error())
+		return none, nil
+	}
+	defer f.Close()
+	rs, err := runners.Scan(f)
+	if err != nil {
+		*warnings = append(*warnings, "summary: "+err.Error())
+		return none, nil
+	}
+	if rs.Source == runners.SourceNone {
+		none.Note = "no known runner summary in the output; counts are not guessed"
+		return none, nil
+	}
+	s := fromRunner(rs, out.StoredRanges)
+	s.Verified, s.Note = runnerVerified(f, out, r, rs, s)
+	return s, convertRefs(rs.Flaky)
+}
+
+func runnerVerified(f *os.File, out *record.Stream, r *record.Record, rs *runners.Summary, s Summary) (bool, string) {
+	if err := runners.Verify(f, out.StoredBytes, rs); err != nil {
+		return false, "re-reading the cited lines did not reproduce the counts: " + err.Error()
+	}
+	switch {
+	case out.Truncated:
+		return false, "the log was truncated: the omitted middle may hold more results"
+	case r.ExitCode == nil:
+		return false, fmt.Sprintf("the run is %s: its summary may be partial", statusOf(r))
+	}
+	return consistent(r, s)
+}
+
+func fromRunner(rs *runners.Summary, ranges [][2]int64) Summary {
+	s := Summary{Source: rs.Source, Tests: rs.Tests, Passed: rs.Passed, Failed: rs.Failed,
+		Skipped: rs.Skipped, Errors: rs.Errors, Note: rs.Note}
+	for _, sp := range rs.Spans {
+		s.Spans = append(s.Spans, Span{Stream: record.Output,
+			Start: toOriginal(sp.Start, ranges), End: toOriginal(sp.End, ranges)})
+	}
+	for _, f := range rs.Failures {
+		span := Span{Stream: record.Output, Start: toOriginal(f.Span.Start, ranges), End: toOriginal(f.Span.End, ranges)}
+		s.Failures = append(s.Failures, Failure{Name: f.Name, Classname: f.Classname,
+			File: f.File, Line: f.Line, Message: clip(f.Message, 1000), Span: &span})
+	}
+	return s
+}
+
+// toOriginal maps an offset in a stored file to the original stream.
+func toOriginal(off int64, ranges [][2]int64) int64 {
+	var base int64
+	for _, rg := range ranges {
+		n := rg[1] - rg[0]
+		if off <= base+n {
+			return rg[0] + off - base
+		}
+		base += n
+	}
+	return off
+}
+
+func convertRefs(in []runners.TestRef) []TestRef {
+	var out []TestRef
+	for _, t := range in {
+		out = append(out, TestRef{Name: t.Name, Classname: t.Classname})
+	}
+	return out
+}
+
+func statusOf(r *record.Record) string { return string(r.Status) }
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
