@@ -53,6 +53,7 @@ func runAttempt(st *store.Store, opts Options, retriesLeft int, retryOf string) 
 	if a.logs, err = openLogs(dir, opts.MaxLogBytes); err != nil {
 		return a.abort(err)
 	}
+	before := snapshotJUnit(opts.Dir, opts.JUnit)
 	cmd, err := a.launch()
 	if err != nil {
 		return a.startFailed(cmd, err)
@@ -60,7 +61,7 @@ func runAttempt(st *store.Store, opts Options, retriesLeft int, retryOf string) 
 	a.supervise()
 	a.drain()
 	a.finishRecord()
-	a.rec.JUnit, a.rec.JUnitSkip = attributeJUnit(opts.Dir, opts.JUnit, a.rec.StartedAt, dir)
+	a.rec.JUnit, a.rec.JUnitSkip = attributeJUnit(opts.Dir, opts.JUnit, before, a.rec.StartedAt, dir)
 	return a.rec, record.Write(dir, a.rec)
 }
 

@@ -384,3 +384,22 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestJUnitSameTick: Linux stamps mtimes from a coarse clock, so a file
+// rewritten in the run's first milliseconds may carry a time before the
+// start; it is still this run's. A file written just before the run and
+// left alone is not, however recent its time.
+func TestJUnitSameTick(t *testing.T) {
+	st := newStore(t)
+	work := t.TempDir()
+	os.WriteFile(filepath.Join(work, "left.xml"), []byte("<testsuites/>"), 0o644)
+	os.WriteFile(filepath.Join(work, "rewritten.xml"), []byte("<testsuites/>"), 0o644)
+	r := runOne(t, st, Options{Argv: []string{"sh", "-c", `echo '<testsuites name="new"/>' > rewritten.xml`},
+		Dir: work, JUnit: []string{"*.xml"}})
+	if len(r.JUnit) != 1 || r.JUnit[0].Path != "rewritten.xml" {
+		t.Fatalf("junit = %+v, want only rewritten.xml", r.JUnit)
+	}
+	if len(r.JUnitSkip) != 1 || r.JUnitSkip[0].Path != "left.xml" || !strings.HasPrefix(r.JUnitSkip[0].Reason, "stale") {
+		t.Fatalf("ignored = %+v, want left.xml as stale", r.JUnitSkip)
+	}
+}

@@ -10,17 +10,57 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/runledger/runledger/record"
 )
 
-// attributeJUnit takes the files matching the patterns that were written
-// after the run started, and copies them into the run directory: a later
-// run overwriting the same path cannot change what this run reported. A
-// matching file older than the run is a leftover from an earlier run and
-// is named in the record as ignored.
-func attributeJUnit(base string, patterns []string, started time.Time, runDir string) ([]record.JUnitFile, []record.JUnitSkipped) {
+// junitBefore is what the JUnit patterns matched before the command
+// started: path → identity of the file then.
+type junitBefore map[string]fileID
+
+// fileID tells one version of a file from another. Linux stamps mtimes
+// from a clock that lags by up to a tick, so "modified after the start" is
+// not a safe test for a file written in the run's first milliseconds; a
+// changed inode, size, mtime or ctime is.
+type fileID struct {
+	ino, size    int64
+	mtime, ctime int64
+}
+
+func statID(path string) (fileID, os.FileInfo, bool) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fileID{}, nil, false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, info, false
+	}
+	return fileID{ino: int64(st.Ino), size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, info, true
+}
+
+// snapshotJUnit records the files the patterns match before the run.
+func snapshotJUnit(base string, patterns []string) junitBefore {
+	before := junitBefore{}
+	for _, pat := range patterns {
+		matches, _ := Glob(base, pat)
+		for _, m := range matches {
+			if id, _, ok := statID(filepath.Join(base, m)); ok {
+				before[m] = id
+			}
+		}
+	}
+	return before
+}
+
+// attributeJUnit takes the files matching the patterns that the run wrote:
+// new since the snapshot, or changed. It copies them into the run
+// directory, so a later run overwriting the same path cannot change what
+// this run reported. A matching file the run left untouched is a leftover
+// from an earlier run and is named in the record as ignored.
+func attributeJUnit(base string, patterns []string, before junitBefore, started time.Time, runDir string) ([]record.JUnitFile, []record.JUnitSkipped) {
 	taken := []record.JUnitFile{}
 	var skipped []record.JUnitSkipped
 	seen := map[string]bool{}
@@ -38,7 +78,7 @@ func attributeJUnit(base string, patterns []string, started time.Time, runDir st
 				continue
 			}
 			seen[m] = true
-			f, reason := takeJUnit(base, m, started, runDir, len(taken))
+			f, reason := takeJUnit(base, m, before, started, runDir, len(taken))
 			if reason != "" {
 				skipped = append(skipped, record.JUnitSkipped{Path: m, Reason: reason})
 				continue
@@ -49,20 +89,27 @@ func attributeJUnit(base string, patterns []string, started time.Time, runDir st
 	return taken, skipped
 }
 
-func takeJUnit(base, rel string, started time.Time, runDir string, n int) (record.JUnitFile, string) {
+// copiedOld is how far before the start an mtime may lie for a file that
+// appeared during the run: further back, it was copied with its old time
+// (a restored cache), and holds an old result.
+const copiedOld = time.Second
+
+func takeJUnit(base, rel string, before junitBefore, started time.Time, runDir string, n int) (record.JUnitFile, string) {
 	src := filepath.Join(base, rel)
-	info, err := os.Stat(src)
-	if err != nil {
-		return record.JUnitFile{}, err.Error()
+	id, info, ok := statID(src)
+	if info == nil {
+		return record.JUnitFile{}, "cannot stat"
 	}
 	if !info.Mode().IsRegular() {
 		return record.JUnitFile{}, "not a regular file"
 	}
-	// Coarse file-system clocks round down, so this errs towards "stale":
-	// a file is never attributed to a run it may predate.
-	if info.ModTime().Before(started) {
-		return record.JUnitFile{}, fmt.Sprintf("stale: modified %s, before the run started %s",
-			info.ModTime().UTC().Format(time.RFC3339Nano), started.UTC().Format(time.RFC3339Nano))
+	if old, existed := before[rel]; ok && existed && old == id {
+		return record.JUnitFile{}, fmt.Sprintf("stale: unchanged since before the run (modified %s)",
+			info.ModTime().UTC().Format(time.RFC3339Nano))
+	}
+	if info.ModTime().Before(started.Add(-copiedOld)) {
+		return record.JUnitFile{}, fmt.Sprintf("stale: appeared during the run but modified %s, before it started",
+			info.ModTime().UTC().Format(time.RFC3339Nano))
 	}
 	stored := filepath.Join("junit", fmt.Sprintf("%03d-%s", n+1, filepath.Base(rel)))
 	size, sum, err := copyFile(src, filepath.Join(runDir, stored))
