@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/runledger/runledger/report"
+)
+
+// runApp runs runledger in-process with injected I/O.
+func runApp(t *testing.T, dir, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	a := &app{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb,
+		getenv: func(k string) string {
+			if k == "RUNLEDGER_DIR" {
+				return dir
+			}
+			return ""
+		}}
+	code := a.main(args)
+	return code, out.String(), errb.String()
+}
+
+// TestAgentLoop walks what an agent does: run with a JSON report, read the
+// cited excerpt back with show, grep for more, expand a superseded attempt.
+func TestAgentLoop(t *testing.T) {
+	dir := t.TempDir()
+	script := `echo "setup"; printf -- '--- FAIL: TestX (0.00s)\n    x_test.go:3: bad\nFAIL\tpkg\t0.01s\n'; exit 1`
+	runApp(t, dir, "", "run", "--quiet", "--name", "unit", "--", "sh", "-c", script)
+	code, out, stderr := runApp(t, dir, "", "run", "--report", "--format", "json", "--quiet", "--name", "unit", "--", "sh", "-c", script)
+	if code != 1 {
+		t.Fatalf("run --report exit %d, want the command's 1; stderr %s", code, stderr)
+	}
+	var env report.Envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatalf("stdout is not the JSON envelope: %v\n%s", err, out)
+	}
+	if env.Status != "failed" || len(env.Runs) != 1 || env.Runs[0].Attempt != 2 || len(env.Superseded) != 1 {
+		t.Fatalf("envelope status %s runs %d superseded %d", env.Status, len(env.Runs), len(env.Superseded))
+	}
+	run := env.Runs[0]
+	ex := run.Excerpts[0]
+	code, shown, stderr := runApp(t, dir, "", "show", run.ID, "--stream", ex.Stream,
+		"--range", jsonRange(ex.Start, ex.End))
+	if code != 0 || !strings.Contains(shown, "--- FAIL: TestX") {
+		t.Fatalf("show exit %d: %q %s", code, shown, stderr)
+	}
+	code, grepped, _ := runApp(t, dir, "", "grep", "unit", `^\s+x_test`, "--stream", "stdout")
+	if code != 0 || !strings.HasPrefix(grepped, "3:") {
+		t.Fatalf("grep exit %d: %q", code, grepped)
+	}
+	if code, _, _ := runApp(t, dir, "", "grep", "unit", "no such text"); code != 1 {
+		t.Fatalf("grep with no match: exit %d, want 1", code)
+	}
+	marker := env.Superseded[0].Marker
+	code, expanded, stderr := runApp(t, dir, "", "expand", marker)
+	if code != 0 || !strings.HasPrefix(expanded, "setup\n--- FAIL") {
+		t.Fatalf("expand %s: exit %d %q %s", marker, code, expanded, stderr)
+	}
+}
+
+func jsonRange(a, b int64) string {
+	return strings.TrimSpace(strings.Join([]string{itoa64(a), itoa64(b)}, ":"))
+}
+
+func itoa64(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestToolErrors(t *testing.T) {
+	dir := t.TempDir()
+	runApp(t, dir, "", "run", "--quiet", "--name", "x", "--", "sh", "-c", "echo hello")
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"show", "nope"}, 1, `run "nope": no run`},
+		{[]string{"show", "x", "--stream", "stdin"}, 1, `stream "stdin"`},
+		{[]string{"show", "x", "--range", "5:2"}, 2, "want A:B with 0 <= A <= B"},
+		{[]string{"show", "x", "--range", "0:999"}, 1, "past the stream's 6 bytes"},
+		{[]string{"grep", "x", "("}, 2, "REGEX"},
+		{[]string{"expand", "zz"}, 2, "zz"},
+		{[]string{"expand", "0123456789abcdef"}, 1, "no run's output"},
+		{[]string{"report", "--format", "yaml"}, 2, `--format "yaml"`},
+		{[]string{"report", "--max-bytes", "70000"}, 2, "--max-bytes 70000"},
+		{[]string{"compact", "--marker-mode", "loud"}, 2, `--marker-mode "loud"`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, stderr := runApp(t, dir, "", tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) {
+				t.Fatalf("exit %d stderr %q, want %d and %q", code, stderr, tc.code, tc.msg)
+			}
+		})
+	}
+}
+
+func TestCompactFilter(t *testing.T) {
+	data, err := os.ReadFile("../../compaction/testdata/transcripts/go-add-fix.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		Outputs []struct {
+			ID   string `json:"id"`
+			Text string `json:"text"`
+		} `json:"outputs"`
+	}
+	if err := json.Unmarshal(data, &tr); err != nil || len(tr.Outputs) == 0 {
+		t.Fatalf("transcript: %v", err)
+	}
+	in, _ := json.Marshal(tr.Outputs)
+	dir := t.TempDir()
+	code, out, stderr := runApp(t, dir, string(in), "compact")
+	if code != 0 || !strings.Contains(out, "<<cg:") {
+		t.Fatalf("compact exit %d, stderr %s, out %.300s", code, stderr, out)
+	}
+	i := strings.Index(out, "<<cg:")
+	code, text, stderr := runApp(t, dir, "", "expand", out[i:i+23])
+	found := false
+	for _, o := range tr.Outputs {
+		found = found || o.Text == text
+	}
+	if code != 0 || !found {
+		t.Fatalf("expand of a compacted marker: exit %d %s %q", code, stderr, text)
+	}
+}
+
+// TestRunReportMarkdownBinary: the README's main command shape, through the
+// real binary, on a passing command.
+func TestRunReportMarkdownBinary(t *testing.T) {
+	cmd := exec.Command(binary, "run", "--report", "--quiet", "--dir", t.TempDir(), "--", "sh", "-c", "echo fine")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.Contains(string(out), "**runledger: passed**") || !strings.Contains(string(out), report.MarkerEnvelopeBegin) {
+		t.Fatalf("markdown report:\n%s", out)
+	}
+}
