@@ -1,0 +1,132 @@
+package lint
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rhysd/actionlint"
+	"go.yaml.in/yaml/v4"
+)
+
+const root = "../.."
+
+func lintRepo(t *testing.T, dir string) []*actionlint.Error {
+	t.Helper()
+	var out bytes.Buffer
+	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := l.LintRepository(dir)
+	if err != nil {
+		t.Fatalf("actionlint: %v", err)
+	}
+	return errs
+}
+
+// TestWorkflows: every workflow, and action.yml as the self-test uses it
+// (inputs passed with `with:` are checked against its inputs), is clean.
+func TestWorkflows(t *testing.T) {
+	for _, e := range lintRepo(t, root) {
+		t.Errorf("%s:%d:%d: %s [%s]", e.Filepath, e.Line, e.Column, e.Message, e.Kind)
+	}
+}
+
+// TestLintCatchesBreakage: the check above can fail. A copy of the repo's
+// action with a workflow passing an input action.yml does not declare.
+func TestLintCatchesBreakage(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".github", "workflows"), 0o755)
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	action, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "action.yml"), action, 0o644)
+	os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM scratch\n"), 0o644)
+	wf := "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./\n        with:\n          comand: make test\n"
+	os.WriteFile(filepath.Join(dir, ".github", "workflows", "w.yml"), []byte(wf), 0o644)
+	errs := lintRepo(t, dir)
+	if len(errs) != 1 || !strings.Contains(errs[0].Message, `input "comand" is not defined`) {
+		t.Fatalf("want exactly the undeclared input reported, got %v", errs)
+	}
+}
+
+type actionFile struct {
+	Inputs  map[string]struct{ Default string } `yaml:"inputs"`
+	Outputs map[string]any                      `yaml:"outputs"`
+}
+
+// TestReadmeMatchesAction: the README's inputs and outputs tables list
+// exactly action.yml's names, and the inputs' defaults agree.
+func TestReadmeMatchesAction(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionFile
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs, outputs := readmeTable(string(readme), "### Inputs"), readmeTable(string(readme), "### Outputs")
+	if got, want := keys(inputs), keysOf(a.Inputs); !equal(got, want) {
+		t.Errorf("README inputs %v, action.yml %v", got, want)
+	}
+	if got, want := keys(outputs), keysOf(a.Outputs); !equal(got, want) {
+		t.Errorf("README outputs %v, action.yml %v", got, want)
+	}
+	for name, in := range a.Inputs {
+		if d, ok := inputs[name]; ok && d != strings.TrimSpace(in.Default) {
+			t.Errorf("input %s: README default %q, action.yml %q", name, d, in.Default)
+		}
+	}
+}
+
+var row = regexp.MustCompile("^\\| `([a-z-]+)` \\| ([^|]*) \\|")
+
+// readmeTable reads "| `name` | `default` | …" rows under a heading.
+func readmeTable(readme, heading string) map[string]string {
+	_, rest, ok := strings.Cut(readme, "\n"+heading+"\n")
+	if !ok {
+		return nil
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(rest, "\n") {
+		if strings.HasPrefix(line, "#") {
+			break
+		}
+		if m := row.FindStringSubmatch(line); m != nil {
+			out[m[1]] = strings.Trim(strings.TrimSpace(m[2]), "`")
+		}
+	}
+	return out
+}
+
+func keys(m map[string]string) []string {
+	var k []string
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Strings(k)
+	return k
+}
+
+func keysOf[V any](m map[string]V) []string {
+	var k []string
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Strings(k)
+	return k
+}
+
+func equal(a, b []string) bool { return strings.Join(a, ",") == strings.Join(b, ",") }
