@@ -213,8 +213,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func spanOf(l *line) Span {
-	return Span{Start: l.start, End: l.end, FirstLine: l.num, LastLine: l.num}
+func spanOf(l *line) *Span {
+	return &Span{Start: l.start, End: l.end, FirstLine: l.num, LastLine: l.num}
 }
 
 // failSet gathers a block's failing tests, each name once.

@@ -41,6 +41,7 @@ func checkVerifies(t *testing.T, log []byte) *Summary {
 			t.Fatalf("Verify rejects Scan's own result on %q: %v", log, err)
 		}
 	}
+	checkFailureSpans(t, s, int64(len(log)))
 	return s
 }
 

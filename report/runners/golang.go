@@ -19,6 +19,7 @@ var (
 type goAcc struct {
 	pass, fail, skip int
 	last             int64  // offset of the latest result line
+	lastSpan         *Span  // and its span, cited when the output ends unfinished
 	verbose          bool   // passes are printed (-v or -json), so they can be counted
 	ended            string // a bare PASS or FAIL line closed the tests
 	fails            []Failure
@@ -26,7 +27,7 @@ type goAcc struct {
 }
 
 func (a *goAcc) add(verdict, name string, l *line) {
-	a.last = l.start
+	a.last, a.lastSpan = l.start, spanOf(l)
 	switch verdict {
 	case "PASS", "pass":
 		a.pass++
@@ -78,6 +79,7 @@ func (a *goAcc) close(unit, pkg string, failed bool, why string, l *line) attemp
 		if pkg == "" {
 			f.Name = "(test binary)"
 		}
+		f.Span = a.lastSpan
 		if l != nil {
 			f.Span = spanOf(l)
 		}
@@ -109,7 +111,7 @@ func (p *goParser) feed(l *line, ws string) bool {
 	case strings.HasPrefix(t, "ok"), strings.HasPrefix(t, "FAIL"):
 		return p.feedPackage(l, ws)
 	case strings.HasPrefix(t, "=== "):
-		return p.feedMarker(t)
+		return p.feedMarker(l)
 	case strings.HasPrefix(t, "panic: "):
 		p.plain.decorate(p.lastFail, "", "0", t)
 	default:
@@ -121,8 +123,8 @@ func (p *goParser) feed(l *line, ws string) bool {
 // feedMarker follows `=== RUN` lines: they name the test that later file:line
 // output belongs to, and the first of a package shows -v, so its passes can
 // be counted. Only that first one changes a count, and only it is recorded.
-func (p *goParser) feedMarker(t string) bool {
-	m := goMarker.FindStringSubmatch(t)
+func (p *goParser) feedMarker(l *line) bool {
+	m := goMarker.FindStringSubmatch(l.trim)
 	if m == nil {
 		return false
 	}
@@ -130,7 +132,7 @@ func (p *goParser) feedMarker(t string) bool {
 	if p.plain.verbose {
 		return false
 	}
-	p.plain.verbose = true
+	p.plain.verbose, p.plain.last, p.plain.lastSpan = true, l.start, spanOf(l)
 	return true
 }
 
@@ -257,7 +259,8 @@ func (p *goParser) end(ws string) []attempt {
 		acc := p.pkgs[pkg]
 		at := acc.close(unitKey(ws, pkg), pkg, false, "", nil)
 		at.errors = intp(1)
-		at.failures = append(at.failures, Failure{Name: pkg, Classname: pkg, Message: "no package result: the output ended first"})
+		at.failures = append(at.failures, Failure{Name: pkg, Classname: pkg, Span: acc.lastSpan,
+			Message: "no package result: the output ended first"})
 		atts = append(atts, at)
 	}
 	return atts

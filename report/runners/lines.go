@@ -32,8 +32,11 @@ type lineReader struct {
 	keep []byte
 }
 
-func newLineReader(r io.Reader, off, num int64) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), off: off, num: num - 1}
+// newLineReader reads r, whose first byte is at offset off and starts line
+// num. size bounds the buffer; Verify reads many short spans.
+func newLineReader(r io.Reader, off, num, size int64) *lineReader {
+	size = max(min(size, 64<<10), 16)
+	return &lineReader{br: bufio.NewReaderSize(r, int(size)), off: off, num: num - 1}
 }
 
 // next returns the next line, or io.EOF when the stream is exhausted.

@@ -57,7 +57,7 @@ func TestLongLine(t *testing.T) {
 
 func TestLineReader(t *testing.T) {
 	in := "a\r\n\x1b[1m\x1b[31mTests:\x1b[39m 1 failed, 1 total\x1b[0m\nprogress 10%\rprogress 100%\nlast"
-	lr := newLineReader(strings.NewReader(in), 0, 1)
+	lr := newLineReader(strings.NewReader(in), 0, 1, 16)
 	want := []line{
 		{num: 1, start: 0, end: 3, text: "a"},
 		{num: 2, start: 3, end: 46, text: "Tests: 1 failed, 1 total"},

@@ -21,7 +21,7 @@ type mochaParser struct {
 	open    *attempt
 	failing bool     // a `N failing` line opened the failure list
 	title   []string // a title still being read
-	span    Span
+	span    *Span
 	atts    []attempt
 }
 

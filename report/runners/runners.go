@@ -74,7 +74,7 @@ type Failure struct {
 	File      string `json:"file,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	Message   string `json:"message,omitempty"`
-	Span      Span   `json:"span"`
+	Span      *Span  `json:"span"` // the line(s) it was read from; never nil
 }
 
 // TestRef names a test.
@@ -95,7 +95,7 @@ type Span struct {
 // it holds, or a Summary with Source "none".
 func Scan(r io.Reader) (*Summary, error) {
 	st := newState()
-	lr := newLineReader(r, 0, 1)
+	lr := newLineReader(r, 0, 1, 64<<10)
 	for {
 		l, err := lr.next()
 		if errors.Is(err, io.EOF) {
@@ -121,7 +121,8 @@ func Verify(ra io.ReaderAt, size int64, s *Summary) error {
 	}
 	st := newState()
 	for _, sp := range s.Spans {
-		lr := newLineReader(io.NewSectionReader(ra, sp.Start, sp.End-sp.Start), sp.Start, sp.FirstLine)
+		n := sp.End - sp.Start
+		lr := newLineReader(io.NewSectionReader(ra, sp.Start, n), sp.Start, sp.FirstLine, n)
 		for {
 			l, err := lr.next()
 			if errors.Is(err, io.EOF) {

@@ -68,7 +68,18 @@ func scanFile(t *testing.T, path string) *Summary {
 			t.Errorf("verify %s: %v", path, err)
 		}
 	}
+	checkFailureSpans(t, s, st.Size())
 	return s
+}
+
+// checkFailureSpans: every failure cites the bytes it was read from.
+func checkFailureSpans(t *testing.T, s *Summary, size int64) {
+	t.Helper()
+	for _, f := range s.Failures {
+		if f.Span == nil || f.Span.Start >= f.Span.End || f.Span.End > size {
+			t.Errorf("failure %s/%s has span %+v in a %d-byte log", f.Classname, f.Name, f.Span, size)
+		}
+	}
 }
 
 // BenchmarkScan measures throughput over real samples, repeated.

@@ -13,7 +13,12 @@ cd "$work"
 cat > package.json <<'JSON'
 {"name": "samples", "version": "1.0.0", "private": true, "workspaces": ["pkg-a", "pkg-b"]}
 JSON
-cp -r /tmp/jsgen/node_modules . 2>/dev/null || npm install --no-audit --no-fund jest@30.5.2 mocha@12.0.3 >/dev/null 2>&1
+# NODE_MODULES may point at an existing install of these versions.
+if [ -n "${NODE_MODULES:-}" ]; then
+  cp -r "$NODE_MODULES" node_modules
+else
+  npm install --no-audit --no-fund jest@30.5.2 mocha@12.0.3 >/dev/null 2>&1
+fi
 
 cat > calc.test.js <<'JS'
 describe('calc', () => {
