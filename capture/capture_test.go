@@ -2,6 +2,9 @@ package capture
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -401,5 +404,34 @@ func TestJUnitSameTick(t *testing.T) {
 	}
 	if len(r.JUnitSkip) != 1 || r.JUnitSkip[0].Path != "left.xml" || !strings.HasPrefix(r.JUnitSkip[0].Reason, "stale") {
 		t.Fatalf("ignored = %+v, want left.xml as stale", r.JUnitSkip)
+	}
+}
+
+// TestOutputMixesLate: output.log hashes lazily while one stream writes
+// alone; a stream joining late, before or after the cap, must still leave
+// a record whose hash is that of the stored file.
+func TestOutputMixesLate(t *testing.T) {
+	script := `head -c 3000000 /dev/zero | tr '\0' a; echo; echo late >&2; echo tail`
+	for _, limit := range []int64{0, 1 << 20} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			st := newStore(t)
+			var out, errb syncBuffer
+			r := runOne(t, st, Options{Argv: []string{"sh", "-c", script}, MaxLogBytes: limit, Stdout: &out, Stderr: &errb})
+			want := strings.Repeat("a", 3000000) + "\n"
+			got, _ := os.ReadFile(filepath.Join(st.Dir, r.ID, "output.log"))
+			s := r.Streams[record.Output]
+			if s.Bytes != int64(len(want)+len("late\ntail\n")) {
+				t.Fatalf("output bytes %d", s.Bytes)
+			}
+			sum := sha256.Sum256(got)
+			if s.SHA256 != hex.EncodeToString(sum[:]) || int64(len(got)) != s.StoredBytes {
+				t.Fatalf("output.log hash/size do not match the stored file (limit %d)", limit)
+			}
+			// Two pipes: "late" may arrive megabytes before stdout's end,
+			// so only the uncapped log surely holds it.
+			if limit == 0 && (strings.Count(string(got), "late\n") != 1 || !strings.Contains(string(got), "tail\n")) {
+				t.Fatalf("output.log lacks a stream's last lines: ends %q", got[len(got)-12:])
+			}
+		})
 	}
 }

@@ -28,6 +28,9 @@ type logFile struct {
 	good    int64 // length of the prefix known to be on disk, for write errors
 	sum     hash.Hash
 	err     error
+	// deferHash: Write does not hash; the caller supplies the hash of the
+	// same bytes, or calls catchUpHash before the bytes diverge.
+	deferHash bool
 }
 
 func newLogFile(path string, limit int64) (*logFile, error) {
@@ -52,7 +55,9 @@ func (l *logFile) Write(p []byte) {
 		return
 	}
 	if l.cap == 0 || l.n <= l.cap {
-		l.sum.Write(p)
+		if !l.deferHash {
+			l.sum.Write(p)
+		}
 		k, err := l.f.WriteAt(p, start)
 		l.good, l.err = start+int64(k), err
 		return
@@ -60,6 +65,18 @@ func (l *logFile) Write(p []byte) {
 	l.writeRing(p, start)
 	if l.err != nil {
 		l.good = l.headCap
+	}
+}
+
+// catchUpHash hashes what was written without hashing, and hashes from
+// now on. Past the cap it has nothing to do: unwrap hashes the final file.
+func (l *logFile) catchUpHash() {
+	l.deferHash = false
+	if l.err != nil || (l.cap > 0 && l.n > l.cap) {
+		return
+	}
+	if _, err := io.Copy(l.sum, io.NewSectionReader(l.f, 0, l.n)); err != nil {
+		l.err, l.good = fmt.Errorf("read back %s: %w", l.path, err), 0
 	}
 }
 
