@@ -199,3 +199,19 @@ func newStore(t *testing.T) *store.Store {
 	}
 	return st
 }
+
+// TestBuildBoundsBigSummaries: a log of thousands of results gives exact
+// counts but a bounded envelope.
+func TestBuildBoundsBigSummaries(t *testing.T) {
+	st := newStore(t)
+	script := `i=0; while [ $i -lt 3000 ]; do printf -- '--- FAIL: Test%d (0.00s)\n' $i; i=$((i+1)); done; printf 'FAIL\tpkg\t0.1s\n'; exit 1`
+	capture.Run(st, capture.Options{Argv: []string{"sh", "-c", script}})
+	env, _ := Build(st, Options{})
+	s := env.Runs[0].Summary
+	if s.Failed == nil || *s.Failed != 3000 || !s.Verified {
+		t.Fatalf("failed %v verified %v (%s), want 3000 verified", s.Failed, s.Verified, s.Note)
+	}
+	if len(s.Failures) != maxFailures || s.FailuresOmitted != 2900 || len(s.Spans) > maxSpans || s.SpansOmitted == 0 {
+		t.Fatalf("failures %d (+%d omitted), spans %d (+%d omitted)", len(s.Failures), s.FailuresOmitted, len(s.Spans), s.SpansOmitted)
+	}
+}

@@ -45,9 +45,13 @@ type Summary struct {
 	Skipped  *int      `json:"skipped,omitempty"`
 	Errors   *int      `json:"errors,omitempty"`
 	Failures []Failure `json:"failures,omitempty"`
-	// Spans are the raw log byte ranges the counts were read from.
-	Spans []Span `json:"spans,omitempty"`
-	Note  string `json:"note,omitempty"`
+	// FailuresOmitted counts failures past the envelope's bound.
+	FailuresOmitted int `json:"failures_omitted,omitempty"`
+	// Spans are the raw log byte ranges the counts were read from; a
+	// summary over many lines cites the first and last few.
+	Spans        []Span `json:"spans,omitempty"`
+	SpansOmitted int    `json:"spans_omitted,omitempty"`
+	Note         string `json:"note,omitempty"`
 }
 
 // Failure is one failing test.

@@ -62,6 +62,7 @@ func readJUnit(paths []string) (Summary, []TestRef, []string) {
 		}
 	}
 	s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors = &tests, &passed, &failed, &skipped, &errs
+	bound(&s)
 	return s, flaky, warnings
 }
 

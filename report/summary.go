@@ -111,7 +111,26 @@ func fromRunner(rs *runners.Summary, ranges [][2]int64) Summary {
 		s.Failures = append(s.Failures, Failure{Name: f.Name, Classname: f.Classname,
 			File: f.File, Line: f.Line, Message: clip(f.Message, 1000), Span: &span})
 	}
+	bound(&s)
 	return s
+}
+
+// Bounds on what one summary carries in the envelope; the counts always
+// cover everything.
+const (
+	maxFailures = 100
+	maxSpans    = 32
+)
+
+// bound keeps the envelope small however many tests a log holds.
+func bound(s *Summary) {
+	if n := len(s.Failures); n > maxFailures {
+		s.Failures, s.FailuresOmitted = s.Failures[:maxFailures], n-maxFailures
+	}
+	if n := len(s.Spans); n > maxSpans {
+		kept := append(s.Spans[:maxSpans/2:maxSpans/2], s.Spans[n-maxSpans/2:]...)
+		s.Spans, s.SpansOmitted = kept, n-maxSpans
+	}
 }
 
 // toOriginal maps an offset in a stored file to the original stream.
