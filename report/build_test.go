@@ -204,7 +204,7 @@ func newStore(t *testing.T) *store.Store {
 // counts but a bounded envelope.
 func TestBuildBoundsBigSummaries(t *testing.T) {
 	st := newStore(t)
-	script := `i=0; while [ $i -lt 3000 ]; do printf -- '--- FAIL: Test%d (0.00s)\n' $i; i=$((i+1)); done; printf 'FAIL\tpkg\t0.1s\n'; exit 1`
+	script := `i=0; while [ $i -lt 3000 ]; do printf -- 'noise\n--- FAIL: Test%d (0.00s)\n' $i; i=$((i+1)); done; printf 'FAIL\tpkg\t0.1s\n'; exit 1`
 	capture.Run(st, capture.Options{Argv: []string{"sh", "-c", script}})
 	env, _ := Build(st, Options{})
 	s := env.Runs[0].Summary
