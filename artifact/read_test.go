@@ -1,0 +1,244 @@
+package artifact
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bigStore writes a stdout.log of size bytes, sparse zeros but for random
+// bytes around [at, at+n), and zips it into a local artifact.
+func bigStore(t *testing.T, size, at, n int64) (zipPath string, cited []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "stdout.log")
+	f, err := os.Create(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	noise := make([]byte, n+2<<10)
+	rand.Read(noise)
+	if _, err := f.WriteAt(noise, at-1<<10); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	zipPath = filepath.Join(dir, "artifact.zip")
+	out, err := os.Create(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	files := []File{
+		{Name: "run-1/stdout.log", Path: log, Store: true},
+		{Name: "run-1/record.json", Path: log + ".json"},
+	}
+	if err := os.WriteFile(files[1].Path, []byte(`{"status":"failed"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := writeZip(out, files); err != nil {
+		t.Fatal(err)
+	}
+	return zipPath, noise[1<<10 : 1<<10+n]
+}
+
+// TestReadRangeCostsTheRange reads 4 KiB out of a 200 MiB artifact and
+// counts what the blob server sent: the zip's tail, its central directory,
+// one local header and the range, nowhere near the artifact's size.
+func TestReadRangeCostsTheRange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 400 MiB")
+	}
+	const size, at, n = 200 << 20, 150<<20 + 12345, 4 << 10
+	zipPath, cited := bigStore(t, size, at, n)
+	zf, err := os.Open(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zf.Close()
+	info, _ := zf.Stat()
+	f := newFake(t)
+	id := f.addBlob("big", zf, info.Size())
+
+	ctx := context.Background()
+	r, err := Open(ctx, nil, f.srv.URL+"/api/v3", "octo/repo", id, apiToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := f.servedBytes()
+	got, err := r.ReadRange(ctx, "run-1/stdout.log", at, at+n)
+	if err != nil || !bytes.Equal(got, cited) {
+		t.Fatalf("ReadRange: %d bytes, %v", len(got), err)
+	}
+	if err := r.Verify(ctx, "run-1/stdout.log", at, at+n, sha(cited)); err != nil {
+		t.Fatal(err)
+	}
+	total := f.servedBytes()
+	t.Logf("artifact %d bytes; opening read %d, two 4 KiB range reads %d", info.Size(), opened, total-opened)
+	if opened > tailLen || total-opened != localLen+2*n {
+		t.Errorf("served %d bytes to open and %d to read 2×%d bytes; want at most %d and exactly %d",
+			opened, total-opened, n, tailLen, localLen+2*n)
+	}
+}
+
+func TestReadRangeErrors(t *testing.T) {
+	files := makeRun(t, 50<<10)
+	f := newFake(t)
+	u, err := NewUploader(f.env(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := u.Upload(context.Background(), "unit", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := os.ReadFile(files[1].Path)
+	ctx := context.Background()
+	tests := []struct {
+		name       string
+		truncate   int // range answers to cut short
+		entry      string
+		start, end int64
+		sum        string // for Verify; "" to call ReadRange
+		wantIs     error
+		wantErr    string
+	}{
+		{name: "plain", entry: "run-1/stdout.log", start: 10, end: 5000},
+		{name: "empty range", entry: "run-1/stdout.log", start: 7, end: 7},
+		{name: "truncated once, retried", truncate: 1, entry: "run-1/stdout.log", start: 0, end: 40000},
+		{name: "truncated every time", truncate: readAttempts, entry: "run-1/stdout.log", start: 0, end: 40000, wantErr: "truncated response"},
+		{name: "deflated entry", entry: "run-1/record.json", start: 0, end: 4, wantIs: ErrCompressed},
+		{name: "no such entry", entry: "run-1/nope.log", end: 1, wantErr: `no entry "run-1/nope.log"`},
+		{name: "past the end", entry: "run-1/stdout.log", start: 0, end: 50<<10 + 1, wantErr: "outside the entry"},
+		{name: "reversed", entry: "run-1/stdout.log", start: 9, end: 8, wantErr: "outside the entry"},
+		{name: "hash matches", entry: "run-1/stdout.log", start: 100, end: 900, sum: sha(stdout[100:900])},
+		{name: "hash mismatch", entry: "run-1/stdout.log", start: 100, end: 900, sum: sha(stdout[101:901]), wantIs: ErrHashMismatch},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Open(ctx, nil, f.srv.URL+"/api/v3", "octo/repo", res.ID, apiToken)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.truncate["range"] = tt.truncate
+			var got []byte
+			if tt.sum != "" {
+				err = r.Verify(ctx, tt.entry, tt.start, tt.end, tt.sum)
+			} else {
+				got, err = r.ReadRange(ctx, tt.entry, tt.start, tt.end)
+			}
+			if tt.wantIs == nil && tt.wantErr == "" {
+				if err != nil || (tt.sum == "" && !bytes.Equal(got, stdout[tt.start:tt.end])) {
+					t.Fatalf("got %d bytes, %v", len(got), err)
+				}
+				return
+			}
+			if err == nil || (tt.wantIs != nil && !errors.Is(err, tt.wantIs)) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error = %v, want %v %q", err, tt.wantIs, tt.wantErr)
+			}
+			if got != nil {
+				t.Errorf("returned %d bytes with an error", len(got))
+			}
+			if strings.Contains(err.Error(), downloadSig) {
+				t.Errorf("error leaks the signed URL: %v", err)
+			}
+		})
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	f := newFake(t)
+	id := f.addBlob("tiny", strings.NewReader("not a zip at all"), 16)
+	tests := []struct {
+		name, repo, token string
+		id                int64
+		wantErr           string
+	}{
+		{name: "unknown artifact", repo: "octo/repo", token: apiToken, id: 1, wantErr: "HTTP 404: no such artifact"},
+		{name: "bad credentials", repo: "octo/repo", token: "wrong", id: id, wantErr: "HTTP 401"},
+		{name: "bad repo", repo: "octo", token: apiToken, id: id, wantErr: "want owner/name"},
+		{name: "not a zip", repo: "octo/repo", token: apiToken, id: id, wantErr: "not a zip"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Open(context.Background(), nil, f.srv.URL+"/api/v3", tt.repo, tt.id, tt.token)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("Open error = %v, want %q", err, tt.wantErr)
+			}
+			if strings.Contains(err.Error(), downloadSig) {
+				t.Errorf("error leaks the signed URL: %v", err)
+			}
+		})
+	}
+}
+
+// TestZip64 reads a range out of a zip whose entry count needs the zip64
+// end record, and checks the local reader agrees with archive/zip.
+func TestZip64(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 65,600 entries")
+	}
+	path := filepath.Join(t.TempDir(), "many.zip")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(out)
+	for i := range 0x10040 {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("e/%05d.log", i), Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(w, "line of entry %d\n", i)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	r, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if n := len(r.Entries()); n != 0x10040 {
+		t.Fatalf("%d entries, want %d", n, 0x10040)
+	}
+	got, err := r.ReadRange(context.Background(), "e/65599.log", 5, 19)
+	if err != nil || string(got) != "of entry 65599" {
+		t.Fatalf("ReadRange = %q, %v", got, err)
+	}
+}
+
+func TestOpenFileManifest(t *testing.T) {
+	zipPath, cited := bigStore(t, 1<<20, 300000, 100)
+	r, err := OpenFile(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx := context.Background()
+	m, err := r.Manifest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := r.DataOffset(ctx, "run-1/stdout.log")
+	if err != nil || m.Entries[0].Offset != off {
+		t.Fatalf("manifest offset %d, local header says %d (%v)", m.Entries[0].Offset, off, err)
+	}
+	raw, _ := os.ReadFile(zipPath)
+	if !bytes.Equal(raw[off+300000:off+300100], cited) {
+		t.Errorf("blob bytes at manifest offset differ from the cited bytes")
+	}
+	if _, err := r.ReadFile(ctx, "run-1/stdout.log"); err != nil {
+		t.Errorf("ReadFile(stored 1 MiB): %v", err)
+	}
+}

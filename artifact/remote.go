@@ -1,0 +1,203 @@
+package artifact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// readAttempts is how often a ranged read is tried when the body comes back
+// shorter than the range: a truncated answer is never taken as the data.
+const readAttempts = 3
+
+// Open opens artifact artifactID of repo ("owner/name") through the REST API
+// at apiURL (GITHUB_API_URL) for ranged reads. The API answers with a
+// redirect to a signed blob URL; Open does not follow it but reads the blob
+// with Range requests: the end of the zip, its central directory, and later
+// only what is asked for. The signed URL is never logged nor put in errors.
+func Open(ctx context.Context, client *http.Client, apiURL, repo string, artifactID int64, token string) (*Reader, error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	blobURL, err := resolveDownload(ctx, client, apiURL, repo, artifactID, token)
+	if err != nil {
+		return nil, err
+	}
+	blob := &httpBlob{url: blobURL, http: newRetryClient(client, DefaultRetry)}
+	if err := blob.readTail(ctx); err != nil {
+		return nil, fmt.Errorf("open artifact %d: %w", artifactID, err)
+	}
+	r, err := newReader(ctx, blob)
+	if err != nil {
+		return nil, fmt.Errorf("open artifact %d: %w", artifactID, err)
+	}
+	return r, nil
+}
+
+// resolveDownload asks the API for the artifact's zip and returns the
+// redirect's target without fetching it.
+func resolveDownload(ctx context.Context, client *http.Client, apiURL, repo string, id int64, token string) (*url.URL, error) {
+	if strings.Count(repo, "/") != 1 || strings.HasPrefix(repo, "/") || strings.HasSuffix(repo, "/") {
+		return nil, fmt.Errorf("repository %q: want owner/name", repo)
+	}
+	endpoint := fmt.Sprintf("%s/repos/%s/actions/artifacts/%d/zip", strings.TrimSuffix(apiURL, "/"), repo, id)
+	noFollow := *client
+	noFollow.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
+	if err != nil {
+		return nil, fmt.Errorf("download artifact %d: %w", id, err)
+	}
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	req.Header.Set("User-Agent", userAgent)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := newRetryClient(&noFollow, DefaultRetry).Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("download artifact %d: %w", id, err)
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponse))
+	return redirectTarget(resp, id, repo)
+}
+
+func redirectTarget(resp *http.Response, id int64, repo string) (*url.URL, error) {
+	switch {
+	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
+		return nil, fmt.Errorf("download artifact %d of %s: HTTP %d: no such artifact (expired or deleted?)", id, repo, resp.StatusCode)
+	case resp.StatusCode == http.StatusOK:
+		return nil, fmt.Errorf("download artifact %d of %s: the API served the zip itself, not a redirect to its blob", id, repo)
+	case resp.StatusCode/100 != 3:
+		return nil, fmt.Errorf("download artifact %d of %s: HTTP %d", id, repo, resp.StatusCode)
+	}
+	loc, err := resp.Location()
+	if err != nil || loc.Host == "" {
+		return nil, fmt.Errorf("download artifact %d of %s: redirect without a usable Location", id, repo)
+	}
+	return loc, nil
+}
+
+// httpBlob reads a blob by byte ranges. The tail read on opening is kept,
+// since the zip's directory usually lies within it.
+type httpBlob struct {
+	url     *url.URL // signed: never log it
+	http    *retryablehttp.Client
+	total   int64
+	tail    []byte
+	tailOff int64
+}
+
+func (b *httpBlob) size() int64 { return b.total }
+
+// readTail fetches the last bytes of the blob and learns its size from
+// Content-Range.
+func (b *httpBlob) readTail(ctx context.Context) error {
+	resp, err := b.get(ctx, fmt.Sprintf("bytes=-%d", tailLen))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusPartialContent:
+		first, last, total, err := parseContentRange(resp.Header.Get("Content-Range"))
+		if err != nil || last != total-1 || last-first+1 > tailLen {
+			return fmt.Errorf("read end of blob: bad Content-Range %q", resp.Header.Get("Content-Range"))
+		}
+		b.total, b.tailOff = total, first
+		b.tail = make([]byte, last-first+1)
+	case http.StatusOK:
+		// The whole blob, which is only acceptable when it is small.
+		if resp.ContentLength < 0 || resp.ContentLength > tailLen {
+			return errors.New("read end of blob: the server ignored Range; refusing to download the whole artifact")
+		}
+		b.total, b.tail = resp.ContentLength, make([]byte, resp.ContentLength)
+	default:
+		return fmt.Errorf("read end of blob: HTTP %d", resp.StatusCode)
+	}
+	if _, err := io.ReadFull(resp.Body, b.tail); err != nil {
+		return fmt.Errorf("read end of blob: truncated response: %w", redact(err, b.url))
+	}
+	return nil
+}
+
+func (b *httpBlob) readAt(ctx context.Context, p []byte, off int64) error {
+	if len(p) == 0 {
+		return nil
+	}
+	if off < 0 || off+int64(len(p)) > b.total {
+		return fmt.Errorf("read %d bytes at %d: beyond the blob's %d bytes", len(p), off, b.total)
+	}
+	if off >= b.tailOff && off+int64(len(p)) <= b.tailOff+int64(len(b.tail)) {
+		copy(p, b.tail[off-b.tailOff:])
+		return nil
+	}
+	var err error
+	for range readAttempts {
+		if err = b.readRange(ctx, p, off); err == nil || ctx.Err() != nil || !errors.Is(err, io.ErrUnexpectedEOF) {
+			return err
+		}
+	}
+	return err
+}
+
+// readRange fills p from one Range request and refuses anything but exactly
+// the bytes asked for.
+func (b *httpBlob) readRange(ctx context.Context, p []byte, off int64) error {
+	last := off + int64(len(p)) - 1
+	resp, err := b.get(ctx, fmt.Sprintf("bytes=%d-%d", off, last))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusPartialContent {
+		return fmt.Errorf("read bytes %d-%d of blob: HTTP %d, want 206", off, last, resp.StatusCode)
+	}
+	first, end, _, err := parseContentRange(resp.Header.Get("Content-Range"))
+	if err != nil || first != off || end != last {
+		return fmt.Errorf("read bytes %d-%d of blob: server sent Content-Range %q", off, last, resp.Header.Get("Content-Range"))
+	}
+	if n, err := io.ReadFull(resp.Body, p); err != nil {
+		return fmt.Errorf("read bytes %d-%d of blob: truncated response, %d of %d bytes: %w", off, last, n, len(p), io.ErrUnexpectedEOF)
+	}
+	return nil
+}
+
+func (b *httpBlob) get(ctx context.Context, byteRange string) (*http.Response, error) {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, b.url.String(), nil)
+	if err != nil {
+		return nil, redact(err, b.url)
+	}
+	req.Header.Set("Range", byteRange)
+	req.Header.Set("x-ms-version", azureVersion)
+	req.Header.Set("User-Agent", userAgent)
+	resp, err := b.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", safeURL(b.url), redact(err, b.url))
+	}
+	return resp, nil
+}
+
+// parseContentRange parses "bytes first-last/total".
+func parseContentRange(h string) (first, last, total int64, err error) {
+	spec, ok := strings.CutPrefix(h, "bytes ")
+	rng, size, ok2 := strings.Cut(spec, "/")
+	from, to, ok3 := strings.Cut(rng, "-")
+	if !ok || !ok2 || !ok3 {
+		return 0, 0, 0, fmt.Errorf("bad Content-Range %q", h)
+	}
+	first, err1 := strconv.ParseInt(from, 10, 64)
+	last, err2 := strconv.ParseInt(to, 10, 64)
+	total, err3 := strconv.ParseInt(size, 10, 64)
+	if err := errors.Join(err1, err2, err3); err != nil || first < 0 || last < first || total <= last {
+		return 0, 0, 0, fmt.Errorf("bad Content-Range %q", h)
+	}
+	return first, last, total, nil
+}

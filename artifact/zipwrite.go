@@ -1,0 +1,167 @@
+package artifact
+
+import (
+	"archive/zip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path"
+	"strings"
+	"time"
+)
+
+// ManifestName is the zip entry, written last, that lists every other entry
+// with the offset of its data in the blob.
+const ManifestName = "runledger-artifact.json"
+
+// ManifestSchema is Manifest.Schema for this version of the format.
+const ManifestSchema = "runledger.artifact/v1"
+
+// File is one file to put into the artifact.
+type File struct {
+	Name  string // entry name in the zip, slash-separated, e.g. "<run-id>/stdout.log"
+	Path  string // file on disk
+	Store bool   // store uncompressed, so that byte ranges can be read back
+}
+
+// Entry describes one zip entry in the uploaded blob. Offset is where the
+// entry's data begins in the blob, so byte A of a stored entry is blob byte
+// Offset+A.
+type Entry struct {
+	Name       string `json:"name"`
+	Method     string `json:"method"` // "store" or "deflate"
+	Offset     int64  `json:"offset"`
+	Size       int64  `json:"size"`        // uncompressed bytes
+	StoredSize int64  `json:"stored_size"` // bytes in the blob
+	SHA256     string `json:"sha256"`      // of the uncompressed bytes
+}
+
+// Manifest is the content of the ManifestName entry.
+type Manifest struct {
+	Schema  string  `json:"schema"`
+	Entries []Entry `json:"entries"`
+}
+
+const (
+	methodStore   = "store"
+	methodDeflate = "deflate"
+)
+
+// countHash counts and hashes every byte of the blob on its way out.
+type countHash struct {
+	w   io.Writer
+	n   int64
+	sum hash.Hash
+}
+
+func (c *countHash) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	c.sum.Write(p[:n])
+	return n, err
+}
+
+// writeZip writes files and the manifest as a zip to w and returns the
+// entries, with the blob's size and sha256.
+func writeZip(w io.Writer, files []File) (entries []Entry, size int64, sum string, err error) {
+	if err := checkNames(files); err != nil {
+		return nil, 0, "", err
+	}
+	cw := &countHash{w: w, sum: sha256.New()}
+	zw := zip.NewWriter(cw)
+	headers := make([]*zip.FileHeader, 0, len(files))
+	for _, f := range files {
+		e, fh, err := addFile(zw, cw, f)
+		if err != nil {
+			return nil, 0, "", fmt.Errorf("zip %s: %w", f.Name, err)
+		}
+		entries = append(entries, e)
+		headers = append(headers, fh)
+	}
+	if err := addManifest(zw, entries, headers); err != nil {
+		return nil, 0, "", err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, 0, "", fmt.Errorf("zip central directory: %w", err)
+	}
+	return entries, cw.n, hex.EncodeToString(cw.sum.Sum(nil)), nil
+}
+
+// addFile copies one file into the zip. The zip writer buffers, so it is
+// flushed after the local header to learn where the data begins.
+func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, error) {
+	src, err := os.Open(f.Path)
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	defer src.Close()
+	info, err := src.Stat()
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	e := Entry{Name: f.Name, Method: methodDeflate}
+	fh := &zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: info.ModTime().UTC().Truncate(time.Second)}
+	if f.Store {
+		fh.Method, e.Method = zip.Store, methodStore
+	}
+	fh.SetMode(0o644)
+	dst, err := zw.CreateHeader(fh)
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	if err := zw.Flush(); err != nil {
+		return Entry{}, nil, err
+	}
+	e.Offset = cw.n
+	sum := sha256.New()
+	e.Size, err = io.Copy(io.MultiWriter(dst, sum), src)
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	e.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	return e, fh, nil
+}
+
+// addManifest writes the manifest. Creating its header closes the previous
+// entry, which is when the zip writer learns the compressed sizes.
+func addManifest(zw *zip.Writer, entries []Entry, headers []*zip.FileHeader) error {
+	fh := &zip.FileHeader{Name: ManifestName, Method: zip.Deflate, Modified: time.Unix(0, 0).UTC()}
+	fh.SetMode(0o644)
+	w, err := zw.CreateHeader(fh)
+	if err != nil {
+		return fmt.Errorf("zip %s: %w", ManifestName, err)
+	}
+	for i, h := range headers {
+		entries[i].StoredSize = int64(h.CompressedSize64)
+	}
+	data, err := json.MarshalIndent(Manifest{Schema: ManifestSchema, Entries: entries}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode manifest: %w", err)
+	}
+	if _, err := w.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("zip %s: %w", ManifestName, err)
+	}
+	return nil
+}
+
+// checkNames refuses names that unzip would place outside the target
+// directory, and duplicates, which would make an entry ambiguous.
+func checkNames(files []File) error {
+	seen := map[string]bool{ManifestName: true}
+	for _, f := range files {
+		n := f.Name
+		if n == "" || strings.HasPrefix(n, "/") || strings.Contains(n, "\\") ||
+			path.Clean(n) != n || n == ".." || strings.HasPrefix(n, "../") {
+			return fmt.Errorf("zip entry name %q: want a clean relative slash-separated path", n)
+		}
+		if seen[n] {
+			return fmt.Errorf("zip entry name %q: used twice (or reserved)", n)
+		}
+		seen[n] = true
+	}
+	return nil
+}

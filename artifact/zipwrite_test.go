@@ -1,0 +1,130 @@
+package artifact
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestManifestGolden pins the zip layout: where each entry's data lands in
+// the blob. A change here changes every offset a report ever cited.
+func TestManifestGolden(t *testing.T) {
+	dir := t.TempDir()
+	mtime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	contents := map[string]string{
+		"record.json":          `{"schema":"runledger.run/v1","status":"failed","exit_code":1}` + "\n",
+		"stdout.log":           "=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:42: want 1, got 2\nFAIL\n",
+		"stderr.log":           "exit status 1\n",
+		"output.log":           "=== RUN   TestParse\nexit status 1\n--- FAIL: TestParse (0.00s)\nFAIL\n",
+		"junit/001-report.xml": `<testsuite name="pkg" tests="1" failures="1"><testcase name="TestParse"><failure/></testcase></testsuite>`,
+		"report.json":          `{"schema":"runledger.report/v1","status":"failed"}`,
+	}
+	for name, body := range contents {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, mtime, mtime)
+	}
+	files, err := RunFiles(dir, "0123-unit-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, File{Name: "report.json", Path: filepath.Join(dir, "report.json")})
+	var blob bytes.Buffer
+	entries, size, sum, err := writeZip(&blob, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.MarshalIndent(map[string]any{"entries": entries, "size": size, "sha256": sum}, "", "  ")
+	golden := filepath.Join("testdata", "manifest.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if string(want) != string(got)+"\n" {
+		t.Errorf("layout differs from %s (rerun with -update if intended):\n%s", golden, got)
+	}
+	r, err := NewReader(context.Background(), bytes.NewReader(blob.Bytes()), int64(blob.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		off, err := r.DataOffset(context.Background(), e.Name)
+		if err != nil || off != e.Offset {
+			t.Errorf("%s: manifest offset %d, zip says %d (%v)", e.Name, e.Offset, off, err)
+		}
+	}
+}
+
+func TestWriteZipRefusesBadNames(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.log")
+	os.WriteFile(p, []byte("x"), 0o644)
+	for _, name := range []string{"", "/abs.log", "../up.log", "a/../b.log", `a\b.log`, "a//b.log", ManifestName} {
+		_, _, _, err := writeZip(&bytes.Buffer{}, []File{{Name: name, Path: p}})
+		if err == nil || !strings.Contains(err.Error(), "zip entry name") {
+			t.Errorf("name %q: error %v, want a refusal", name, err)
+		}
+	}
+	_, _, _, err := writeZip(&bytes.Buffer{}, []File{{Name: "a.log", Path: p}, {Name: "a.log", Path: p}})
+	if err == nil {
+		t.Error("duplicate names accepted")
+	}
+}
+
+func TestNames(t *testing.T) {
+	tests := []struct {
+		job, matrix, attempt string
+		want                 string
+	}{
+		{job: "test", want: "runledger-test"},
+		{job: "test", matrix: "null", attempt: "1", want: "runledger-test"},
+		{job: "test", matrix: `{"os":"ubuntu-latest","go":"1.26"}`, want: "runledger-test-1.26-ubuntu-latest"},
+		{job: "test", matrix: `{"node":20,"exp":true}`, attempt: "2", want: "runledger-test-true-20-attempt2"},
+		{job: "build", matrix: `{"target":"linux/amd64","cmd":"a:b*c?"}`, want: "runledger-build-a-b-c--linux-amd64"},
+		{job: "t", matrix: `{"k":"` + strings.Repeat("x", 200) + `"}`, want: "runledger-t-" + strings.Repeat("x", 91) + "-"},
+	}
+	for _, tt := range tests {
+		got, err := DefaultName(tt.job, tt.matrix, tt.attempt)
+		if err != nil || !strings.HasPrefix(got, tt.want) || strings.ContainsAny(got, forbidden) || len(got) > maxNameLen {
+			t.Errorf("DefaultName(%q, %q, %q) = %q, %v; want %q", tt.job, tt.matrix, tt.attempt, got, err, tt.want)
+		}
+	}
+	if _, err := DefaultName("t", "{not json", ""); err == nil {
+		t.Error("bad matrix JSON accepted")
+	}
+	a, _ := DefaultName("t", `{"k":"`+strings.Repeat("x", 200)+`1"}`, "")
+	b, _ := DefaultName("t", `{"k":"`+strings.Repeat("x", 200)+`2"}`, "")
+	if a == b {
+		t.Errorf("two long matrix cells share the name %q", a)
+	}
+}
+
+func ExampleSanitizeName() {
+	fmt.Println(SanitizeName(`unit: linux/amd64 "fast"`))
+	fmt.Println(SanitizeName(" \r\n "))
+	// Output:
+	// unit- linux-amd64 -fast-
+	// runledger
+}
+
+func ExampleDefaultName() {
+	name, _ := DefaultName("test", `{"os":"ubuntu-24.04","go":"1.26"}`, "2")
+	fmt.Println(name)
+	// Output: runledger-test-1.26-ubuntu-24.04-attempt2
+}

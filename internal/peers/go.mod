@@ -1,0 +1,20 @@
+module github.com/runledger/runledger/internal/peers
+
+go 1.26.0
+
+replace github.com/runledger/runledger => ../..
+
+require (
+	github.com/julienschmidt/httprouter v1.3.0
+	github.com/nektos/act v0.2.89
+	github.com/runledger/runledger v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/golang-jwt/jwt/v5 v5.3.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	github.com/sirupsen/logrus v1.9.3 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	google.golang.org/protobuf v1.36.9 // indirect
+)
