@@ -141,7 +141,7 @@ func checkBody(t *testing.T, body, status string, budget int) {
 
 type runCase struct {
 	name   string
-	setup  string // shell run in the work directory before the run
+	setup  string   // shell run in the work directory before the run
 	args   []string // runledger run flags before "--"
 	script string
 	status string // overall status expected
@@ -208,7 +208,9 @@ func diskFull(t *testing.T, dir string, args []string) int {
 const noise = `i=0; while [ $i -lt %d ]; do echo "cleanup trace line $i: releasing resource pool entry"; i=$((i+1)); done`
 
 func TestLongLogs(t *testing.T) {
-	fail := func(n string) string { return fmt.Sprintf(`printf -- '--- FAIL: %s (0.00s)\n    x_test.go:1: boom %s\n';`, n, n) }
+	fail := func(n string) string {
+		return fmt.Sprintf(`printf -- '--- FAIL: %s (0.00s)\n    x_test.go:1: boom %s\n';`, n, n)
+	}
 	bulk := fmt.Sprintf(noise, 60000) + ";"
 	runCases(t, []runCase{
 		{name: "failure at the beginning", script: fail("TestStart") + bulk + "exit 1", status: "failed", exit: 1, then: hasExcerpt("boom TestStart")},
