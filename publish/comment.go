@@ -76,6 +76,10 @@ func (p *Publisher) write(ctx context.Context, pr int, secs []Section) (Result, 
 				return p.dropDuplicate(ctx, res, created), nil
 			}
 		}
+		if canon == nil && p.cfg.UpdateOnly {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("comment: update-only, and pull request #%d has no runledger comment yet; none created", pr))
+			return res, nil
+		}
 		if canon == nil && !paused {
 			// Legs of a matrix often finish together: a random pause and
 			// a second look keep them from each creating a comment.

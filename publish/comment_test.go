@@ -344,3 +344,28 @@ func TestUpsertThroughFaults(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateOnly: `comment: update-only` edits the existing comment but
+// never creates one.
+func TestUpdateOnly(t *testing.T) {
+	f := newFakeGitHub(t, "")
+	p, _ := newTestPublisher(t, f, tokInstallation, func(c *Config) { c.UpdateOnly = true })
+	ctx := context.Background()
+	res, err := p.Upsert(ctx, 2, leg(1, "failed"))
+	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "update-only") {
+		t.Fatalf("update-only without a comment: %v %v", err, res.Warnings)
+	}
+	if n := len(f.prComments(2)); n != 0 || f.callCount(routeCreate) != 0 {
+		t.Fatalf("update-only created a comment (%d comments)", n)
+	}
+	creator, _ := newTestPublisher(t, f, tokInstallation, nil)
+	if _, err := creator.Upsert(ctx, 2, leg(1, "failed")); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := p.Upsert(ctx, 2, leg(2, "passed")); err != nil || len(res.Warnings) > 0 {
+		t.Fatalf("update-only with a comment: %v %v", err, res.Warnings)
+	}
+	if cs := f.prComments(2); len(cs) != 1 || !strings.Contains(cs[0].Body, "leg 2") {
+		t.Fatalf("the existing comment was not edited: %+v", cs)
+	}
+}

@@ -62,6 +62,9 @@ type Config struct {
 	PR int
 	// Author overrides own-comment detection (e.g. "my-app[bot]").
 	Author string
+	// UpdateOnly edits an existing comment but never creates one (the
+	// action's `comment: update-only`).
+	UpdateOnly bool
 	// HTTPClient is the base client; the publisher wraps it with retries.
 	HTTPClient *http.Client
 	Retry      RetryPolicy

@@ -101,13 +101,7 @@ func (a *app) run(o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	cancel := make(chan os.Signal, 2)
-	signal.Notify(cancel, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(cancel)
-	// A closed terminal must give write errors, not kill the wrapper mid-record.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-
-	recs, err := capture.Run(st, a.captureOptions(o, cancel))
+	recs, err := capture.Run(st, a.captureOptions(o, wrapperSignals()))
 	if len(recs) == 0 {
 		return err
 	}
@@ -133,6 +127,16 @@ func (a *app) run(o *runOptions) error {
 		code = 125
 	}
 	return exitStatus(code)
+}
+
+// wrapperSignals delivers the signals that stop the wrapper (a cancelled
+// job, Ctrl-C) so capture can forward them to the command's group.
+func wrapperSignals() <-chan os.Signal {
+	cancel := make(chan os.Signal, 2)
+	signal.Notify(cancel, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	// A closed terminal must give write errors, not kill the wrapper mid-record.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	return cancel
 }
 
 func exitStatus(code int) error {

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/runledger/runledger/artifact"
+	"github.com/runledger/runledger/capture"
+	"github.com/runledger/runledger/publish"
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/store"
+)
+
+// actionInputs are the action's inputs (action.yml), read from INPUT_*.
+type actionInputs struct {
+	command, name, junit, comment, artifactName, token, mode, dir, failOn string
+	timeout                                                               time.Duration
+	retries, retentionDays, prNumber                                      int
+	maxLogBytes                                                           int64
+	summary                                                               bool
+}
+
+func readActionInputs(getenv func(string) string) (*actionInputs, error) {
+	in := func(name string) string { return strings.TrimSpace(getenv("INPUT_" + strings.ToUpper(name))) }
+	o := &actionInputs{command: in("command"), name: in("name"), junit: in("junit"), comment: in("comment"),
+		artifactName: in("artifact-name"), token: in("token"), mode: in("mode"), dir: in("dir"), failOn: in("fail-on")}
+	var errs []error
+	num := func(name string, def int64) int64 {
+		v := in(name)
+		if v == "" {
+			return def
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("input %s %q: want a whole number >= 0", name, v))
+		}
+		return n
+	}
+	o.retries, o.retentionDays, o.prNumber = int(num("retries", 0)), int(num("retention-days", 0)), int(num("pr-number", 0))
+	o.maxLogBytes = num("max-log-bytes", capture.DefaultMaxLogBytes)
+	if v := in("timeout"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Errorf("input timeout %q: want a duration such as 20m", v))
+		}
+		o.timeout = d
+	}
+	o.summary = in("summary") != "false"
+	errs = append(errs, o.validate()...)
+	return o, errors.Join(errs...)
+}
+
+func (o *actionInputs) validate() []error {
+	var errs []error
+	oneOf := func(name, v string, allowed ...string) {
+		for _, a := range allowed {
+			if v == a {
+				return
+			}
+		}
+		errs = append(errs, fmt.Errorf("input %s %q: want one of %s", name, v, strings.Join(allowed, ", ")))
+	}
+	defaults := map[*string]string{&o.mode: "run", &o.comment: "true", &o.failOn: "failure", &o.dir: store.DefaultDir}
+	for p, d := range defaults {
+		if *p == "" {
+			*p = d
+		}
+	}
+	oneOf("mode", o.mode, "run", "report", "aggregate")
+	oneOf("comment", o.comment, "true", "false", "update-only")
+	oneOf("fail-on", o.failOn, "failure", "never")
+	if o.mode == "run" && o.command == "" {
+		errs = append(errs, errors.New("input command: required in mode run"))
+	}
+	return errs
+}
+
+// cmdAction is the container's entrypoint: capture → report → upload →
+// publish. Publishing problems are warnings; the step's result is the
+// command's (fail-on: failure) and never a masked test result.
+func cmdAction(a *app, _ []string) error {
+	step := publish.NewStep(a.stdout, a.getenv)
+	in, err := readActionInputs(a.getenv)
+	step.Mask(in.token)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	st, err := store.Open(in.dir)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	if in.mode == "aggregate" {
+		return a.aggregate(ctx, in, step)
+	}
+	code := -1 // no command of ours ran
+	var names []string
+	if in.mode == "run" {
+		last, err := a.actionRun(in, st)
+		if err != nil && last == nil {
+			return err
+		}
+		code, names = capture.ExitCode(last), []string{last.Name}
+	}
+	env, err := report.Build(st, report.Options{Names: names})
+	if err != nil {
+		return err
+	}
+	pub := a.publishAll(ctx, in, st, env, step)
+	return a.actionStatus(in, env, code, pub)
+}
+
+func (a *app) actionRun(in *actionInputs, st *store.Store) (*record.Record, error) {
+	var junit []string
+	for _, line := range strings.Split(in.junit, "\n") {
+		if p := strings.TrimSpace(line); p != "" {
+			junit = append(junit, p)
+		}
+	}
+	recs, err := capture.Run(st, capture.Options{
+		Name: in.name, Argv: []string{"sh", "-c", in.command}, Timeout: in.timeout,
+		MaxLogBytes: in.maxLogBytes, Retries: in.retries, JUnit: junit,
+		CI: capture.CIFromEnv(a.getenv), Version: buildVersion(),
+		Stdin: nil, Stdout: a.stdout, Stderr: a.stderr, Cancel: wrapperSignals(),
+	})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "::warning::runledger: %v\n", err)
+	}
+	if len(recs) == 0 {
+		return nil, err
+	}
+	return recs[len(recs)-1], err
+}
+
+// published is what publishing produced, for the outputs.
+type published struct {
+	reportPath, commentURL, artifactID, artifactURL string
+	warnings                                        []string
+}
+
+func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, step *publish.Step) published {
+	var out published
+	out.reportPath = filepath.Join(st.Dir, "report.json")
+	if err := writeJSON(out.reportPath, env); err != nil {
+		out.warnings = append(out.warnings, "write "+out.reportPath+": "+err.Error())
+	}
+	res, err := a.uploadLogs(ctx, in, st, env, out.reportPath)
+	if err != nil {
+		out.warnings = append(out.warnings, fmt.Sprintf("artifact: %v; the logs stay in %s on the runner", err, st.Dir))
+	} else {
+		out.artifactID, out.artifactURL = strconv.FormatInt(res.ID, 10), res.URL
+		for i := range env.Runs {
+			for k, l := range env.Runs[i].Logs {
+				l.Artifact = res.Name
+				env.Runs[i].Logs[k] = l
+			}
+		}
+		_ = writeJSON(out.reportPath, env)
+	}
+	full, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: maxCommentBytes, ArtifactURL: out.artifactURL})
+	compact, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 4096, ArtifactURL: out.artifactURL})
+	if in.comment != "false" {
+		url, w := a.comment(ctx, in, env, full, compact)
+		out.commentURL, out.warnings = url, append(out.warnings, w...)
+	}
+	omitted := step.Annotate(allFailures(env))
+	if in.summary {
+		summary := full
+		if omitted > 0 {
+			summary += fmt.Sprintf("\n%d more failing tests were not annotated (GitHub shows 10 per step).\n", omitted)
+		}
+		for _, w := range out.warnings {
+			summary += "\n> runledger warning: " + report.EscapeInline(w) + "\n"
+		}
+		if _, err := step.WriteSummary(summary); err != nil {
+			out.warnings = append(out.warnings, "job summary: "+err.Error())
+		}
+	}
+	for _, w := range out.warnings {
+		fmt.Fprintf(a.stdout, "::warning::runledger: %s\n", escapeCommand(w))
+	}
+	return out
+}
+
+func (a *app) uploadLogs(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, reportPath string) (*artifact.Result, error) {
+	u, err := artifact.NewUploader(a.getenv, nil)
+	if err != nil {
+		return nil, err
+	}
+	u.Stdout, u.RetentionDays = a.stdout, in.retentionDays
+	files := []artifact.File{{Name: "report.json", Path: reportPath}}
+	for _, r := range env.Runs {
+		fs, err := artifact.RunFiles(filepath.Join(st.Dir, r.ID), r.ID)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fs...)
+	}
+	name := in.artifactName
+	if name == "" {
+		matrix := ""
+		if in.name != "" {
+			b, _ := json.Marshal(map[string]string{"name": in.name})
+			matrix = string(b)
+		}
+		if name, err = artifact.DefaultName(a.getenv("GITHUB_JOB"), matrix, a.getenv("GITHUB_RUN_ATTEMPT")); err != nil {
+			return nil, err
+		}
+	}
+	return u.Upload(ctx, artifact.SanitizeName(name), files)
+}
+
+// comment writes this job's section of the sticky comment.
+func (a *app) comment(ctx context.Context, in *actionInputs, env *report.Envelope, full, compact string) (string, []string) {
+	cfg := publish.ConfigFromEnv(a.getenv, in.token)
+	cfg.PR, cfg.UpdateOnly = in.prNumber, in.comment == "update-only"
+	p, err := publish.New(cfg)
+	if err != nil {
+		return "", []string{"comment: " + err.Error()}
+	}
+	ref, err := p.FindPR(ctx)
+	if err != nil {
+		return "", []string{"comment: " + err.Error()}
+	}
+	if ref.Source == "none" {
+		return "", []string{"comment: no pull request: " + ref.Note}
+	}
+	title := a.getenv("GITHUB_JOB")
+	if in.name != "" {
+		title += " · " + in.name
+	}
+	res, err := p.Upsert(ctx, ref.Number, publish.Section{
+		Key:   strings.Join([]string{a.getenv("GITHUB_WORKFLOW"), a.getenv("GITHUB_JOB"), in.name}, "/"),
+		Title: title, Status: env.Status, Full: full, Compact: compact,
+	})
+	if err != nil {
+		return res.CommentURL, append(res.Warnings, "comment: "+err.Error())
+	}
+	return res.CommentURL, res.Warnings
+}
+
+// actionStatus writes the outputs and decides the step's exit status.
+func (a *app) actionStatus(in *actionInputs, env *report.Envelope, code int, pub published) error {
+	step := publish.NewStep(a.stdout, a.getenv)
+	out := publish.Outputs{Status: env.Status, ReportJSON: pub.reportPath, CommentURL: pub.commentURL,
+		ArtifactID: pub.artifactID, ArtifactURL: pub.artifactURL}
+	if code >= 0 {
+		out.ExitCode = &code
+	}
+	for _, r := range env.Runs {
+		out.TimedOut = out.TimedOut || r.TimedOut
+	}
+	if err := step.WriteOutputs(out); err != nil {
+		fmt.Fprintf(a.stdout, "::warning::runledger: outputs: %s\n", escapeCommand(err.Error()))
+	}
+	if in.failOn == "never" || env.Status == "passed" {
+		return nil
+	}
+	if code > 0 {
+		return &exitError{code}
+	}
+	return &exitError{1} // not passed, whatever the command's own status
+}
+
+func allFailures(env *report.Envelope) []report.Failure {
+	var out []report.Failure
+	for _, r := range env.Runs {
+		out = append(out, r.Summary.Failures...)
+	}
+	return out
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// escapeCommand escapes a workflow command's message.
+func escapeCommand(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadActionInputs(t *testing.T) {
+	tests := []struct {
+		env     map[string]string
+		wantErr string
+		check   func(*actionInputs) bool
+	}{
+		{map[string]string{"INPUT_COMMAND": "go test ./...", "INPUT_TIMEOUT": "20m", "INPUT_MAX-LOG-BYTES": "1024", "INPUT_RETRIES": "2"}, "",
+			func(o *actionInputs) bool {
+				return o.mode == "run" && o.timeout == 20*time.Minute && o.maxLogBytes == 1024 && o.retries == 2 &&
+					o.comment == "true" && o.failOn == "failure" && o.dir == ".runledger" && o.summary
+			}},
+		{map[string]string{"INPUT_MODE": "report", "INPUT_SUMMARY": "false", "INPUT_COMMENT": "update-only"}, "",
+			func(o *actionInputs) bool { return o.mode == "report" && !o.summary && o.comment == "update-only" }},
+		{map[string]string{}, "input command: required in mode run", nil},
+		{map[string]string{"INPUT_COMMAND": "x", "INPUT_TIMEOUT": "soon"}, `input timeout "soon"`, nil},
+		{map[string]string{"INPUT_COMMAND": "x", "INPUT_RETRIES": "-1"}, `input retries "-1"`, nil},
+		{map[string]string{"INPUT_COMMAND": "x", "INPUT_MODE": "sometimes"}, `input mode "sometimes"`, nil},
+		{map[string]string{"INPUT_COMMAND": "x", "INPUT_FAIL-ON": "always"}, `input fail-on "always"`, nil},
+	}
+	for _, tc := range tests {
+		o, err := readActionInputs(func(k string) string { return tc.env[k] })
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%v: err %v, want %q", tc.env, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || !tc.check(o) {
+			t.Errorf("%v: %+v %v", tc.env, o, err)
+		}
+	}
+}

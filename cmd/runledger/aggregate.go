@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/runledger/runledger/publish"
+	"github.com/runledger/runledger/report"
+)
+
+// aggregate is the final job of a matrix: it reads every leg's envelope
+// (report.json files downloaded from the legs' artifacts under dir) and
+// writes all sections in one comment edit.
+func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Step) error {
+	legs, err := readLegs(in.dir)
+	if err != nil {
+		return err
+	}
+	if len(legs) == 0 {
+		return fmt.Errorf("mode aggregate: no report.json under %s; download the legs' artifacts there first", in.dir)
+	}
+	var secs []publish.Section
+	overall := &report.Envelope{Schema: report.Schema}
+	for _, leg := range legs {
+		full, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 8192})
+		compact, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 2048})
+		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: leg.env.Status, Full: full, Compact: compact})
+		overall.Runs = append(overall.Runs, leg.env.Runs...)
+		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
+	}
+	overall.Status = worstOf(legs)
+	pub := published{}
+	if in.comment != "false" {
+		cfg := publish.ConfigFromEnv(a.getenv, in.token)
+		cfg.PR, cfg.UpdateOnly = in.prNumber, in.comment == "update-only"
+		pub.commentURL, pub.warnings = aggregateComment(ctx, cfg, secs)
+	}
+	if in.summary {
+		body, _ := report.RenderMarkdown(overall, report.MarkdownOptions{MaxBytes: maxCommentBytes})
+		if _, err := step.WriteSummary(body); err != nil {
+			pub.warnings = append(pub.warnings, "job summary: "+err.Error())
+		}
+	}
+	for _, w := range pub.warnings {
+		fmt.Fprintf(a.stdout, "::warning::runledger: %s\n", escapeCommand(w))
+	}
+	return a.actionStatus(in, overall, -1, pub)
+}
+
+func aggregateComment(ctx context.Context, cfg publish.Config, secs []publish.Section) (string, []string) {
+	p, err := publish.New(cfg)
+	if err != nil {
+		return "", []string{"comment: " + err.Error()}
+	}
+	ref, err := p.FindPR(ctx)
+	if err != nil || ref.Source == "none" {
+		return "", []string{fmt.Sprintf("comment: no pull request (%v %s)", err, ref.Note)}
+	}
+	res, err := p.Aggregate(ctx, ref.Number, secs)
+	if err != nil {
+		return res.CommentURL, append(res.Warnings, "comment: "+err.Error())
+	}
+	return res.CommentURL, res.Warnings
+}
+
+type leg struct {
+	key string
+	env *report.Envelope
+}
+
+// readLegs finds report.json files below dir; each directory's path names
+// its leg. A file that does not decode is a leg whose status is unknown.
+func readLegs(dir string) ([]leg, error) {
+	var legs []leg
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "report.json" {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, filepath.Dir(p))
+		env := &report.Envelope{Schema: report.Schema, Status: "incomplete"}
+		data, err := os.ReadFile(p)
+		if err == nil {
+			if json.Unmarshal(data, env) != nil || env.Status == "" {
+				env = &report.Envelope{Schema: report.Schema, Status: "incomplete",
+					Warnings: []string{p + ": not a runledger report"}}
+			}
+		}
+		legs = append(legs, leg{key: rel, env: env})
+		return nil
+	})
+	sort.Slice(legs, func(i, j int) bool { return legs[i].key < legs[j].key })
+	return legs, err
+}
+
+// worstOf: the matrix passed only when every leg passed.
+func worstOf(legs []leg) string {
+	rank := map[string]int{"passed": 0, "no_runs": 1, "unverified": 2, "incomplete": 3, "running": 3,
+		"cancelled": 4, "timed_out": 5, "failed": 6}
+	worst := "passed"
+	for _, l := range legs {
+		r, ok := rank[l.env.Status]
+		if !ok {
+			r = rank["incomplete"]
+		}
+		if r > rank[worst] {
+			worst = l.env.Status
+			if !ok {
+				worst = "incomplete"
+			}
+		}
+	}
+	return worst
+}
