@@ -1,0 +1,64 @@
+package record
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func passing() *Record {
+	zero := 0
+	s := func() *Stream { return &Stream{Complete: true} }
+	return &Record{Schema: Schema, ID: "r", Status: StatusPassed, ExitCode: &zero, Termination: TerminationExited,
+		Streams: map[string]*Stream{Stdout: s(), Stderr: s(), Output: s()}}
+}
+
+// TestPassed: every way a record can fall short of a pass is caught.
+func TestPassed(t *testing.T) {
+	one := 1
+	tests := []struct {
+		name  string
+		break_ func(*Record)
+	}{
+		{"status failed", func(r *Record) { r.Status = StatusFailed }},
+		{"exit code 1", func(r *Record) { r.ExitCode = &one }},
+		{"no exit code", func(r *Record) { r.ExitCode = nil }},
+		{"timed out", func(r *Record) { r.TimedOut = true }},
+		{"stopped by runledger", func(r *Record) { r.Termination = TerminationConfirmed }},
+		{"runledger error", func(r *Record) { r.Errors = []string{"disk full"} }},
+		{"stream missing", func(r *Record) { delete(r.Streams, Stderr) }},
+		{"stream incomplete", func(r *Record) { r.Streams[Stdout].Complete = false }},
+		{"write error", func(r *Record) { r.Streams[Output].WriteError = "EFBIG" }},
+		{"still running", func(r *Record) { r.Status = StatusRunning }},
+	}
+	if !passing().Passed() {
+		t.Fatal("the baseline record should pass")
+	}
+	for _, tc := range tests {
+		r := passing()
+		tc.break_(r)
+		if r.Passed() {
+			t.Errorf("%s: Passed() = true", tc.name)
+		}
+	}
+}
+
+func TestWriteRead(t *testing.T) {
+	dir := t.TempDir()
+	if err := Write(dir, passing()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(dir)
+	if err != nil || !r.Passed() {
+		t.Fatalf("round trip: %+v %v", r, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".record-*"))
+	if len(left) != 0 {
+		t.Fatalf("temporary files left behind: %v", left)
+	}
+	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"schema":"runledger.run/v0"}`), 0o644)
+	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "schema") {
+		t.Fatalf("wrong schema: %v", err)
+	}
+}
