@@ -18,8 +18,8 @@ func passing() *Record {
 func TestPassed(t *testing.T) {
 	one := 1
 	tests := []struct {
-		name  string
-		break_ func(*Record)
+		name   string
+		mutate func(*Record)
 	}{
 		{"status failed", func(r *Record) { r.Status = StatusFailed }},
 		{"exit code 1", func(r *Record) { r.ExitCode = &one }},
@@ -37,7 +37,7 @@ func TestPassed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		r := passing()
-		tc.break_(r)
+		tc.mutate(r)
 		if r.Passed() {
 			t.Errorf("%s: Passed() = true", tc.name)
 		}
