@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -70,6 +71,11 @@ func (a *attempt) newRecord(id string, n, retriesLeft int, retryOf string) *reco
 	wd := a.opts.Dir
 	if abs, err := filepath.Abs(wd); err == nil {
 		wd = abs
+	}
+	if ws := a.opts.Workspace; ws != "" {
+		if rel, err := filepath.Rel(ws, wd); err == nil && !strings.HasPrefix(rel, "..") {
+			wd = filepath.Join("$GITHUB_WORKSPACE", rel)
+		}
 	}
 	a.start = time.Now()
 	return &record.Record{

@@ -28,6 +28,10 @@ type Options struct {
 	JUnit       []string // glob patterns, relative to Dir; ** matches any depth
 	CI          *record.CI
 	Version     string
+	// Workspace, when set (GITHUB_WORKSPACE), is written as
+	// "$GITHUB_WORKSPACE" in the recorded directory, so that a container's
+	// /github/workspace never reaches a pointer a reader follows later.
+	Workspace string
 
 	Stdin          io.Reader // nil: no input
 	Stdout, Stderr io.Writer // live passthrough; nil: discard

@@ -435,3 +435,18 @@ func TestOutputMixesLate(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkspaceRelativeDir: inside the action's container the workspace is
+// /github/workspace; the record must not carry that path.
+func TestWorkspaceRelativeDir(t *testing.T) {
+	st, ws := newStore(t), t.TempDir()
+	os.Mkdir(filepath.Join(ws, "sub"), 0o755)
+	r := runOne(t, st, Options{Argv: []string{"true"}, Dir: filepath.Join(ws, "sub"), Workspace: ws})
+	if r.Command.Dir != filepath.Join("$GITHUB_WORKSPACE", "sub") {
+		t.Fatalf("dir %q", r.Command.Dir)
+	}
+	r = runOne(t, st, Options{Argv: []string{"true"}, Dir: t.TempDir(), Workspace: ws})
+	if strings.Contains(r.Command.Dir, "$GITHUB_WORKSPACE") {
+		t.Fatalf("a directory outside the workspace was rewritten: %q", r.Command.Dir)
+	}
+}

@@ -128,7 +128,7 @@ func (a *app) actionRun(in *actionInputs, st *store.Store) (*record.Record, erro
 	recs, err := capture.Run(st, capture.Options{
 		Name: in.name, Argv: []string{"sh", "-c", in.command}, Timeout: in.timeout,
 		MaxLogBytes: in.maxLogBytes, Retries: in.retries, JUnit: junit,
-		CI: capture.CIFromEnv(a.getenv), Version: buildVersion(),
+		CI: capture.CIFromEnv(a.getenv), Version: buildVersion(), Workspace: a.getenv("GITHUB_WORKSPACE"),
 		Stdin: nil, Stdout: a.stdout, Stderr: a.stderr, Cancel: wrapperSignals(),
 	})
 	if err != nil {

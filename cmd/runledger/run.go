@@ -150,7 +150,7 @@ func (a *app) captureOptions(o *runOptions, cancel <-chan os.Signal) capture.Opt
 	opts := capture.Options{
 		Name: o.name, Argv: o.argv, Timeout: o.timeout, KillAfter: o.killAfter,
 		PipeWait: o.pipeWait, MaxLogBytes: o.maxLogBytes, Retries: o.retries,
-		JUnit: o.junit, CI: capture.CIFromEnv(a.getenv), Version: buildVersion(),
+		JUnit: o.junit, CI: capture.CIFromEnv(a.getenv), Version: buildVersion(), Workspace: a.getenv("GITHUB_WORKSPACE"),
 		Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Cancel: cancel,
 	}
 	if o.quiet {
