@@ -2,10 +2,16 @@ package report
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 
 	junit "github.com/joshdk/go-junit"
 )
+
+// maxJUnitBytes bounds one JUnit file: go-junit builds the whole XML tree,
+// about 60 bytes of heap per byte of file (BenchmarkJUnit100k), so a
+// bigger file is reported unparsed rather than risking the runner's memory.
+const maxJUnitBytes = 32 << 20
 
 // readJUnit reads the JUnit files of a run. Each test's verdict is its
 // last appearance (runners that re-run failures write a test twice); an
@@ -19,6 +25,10 @@ func readJUnit(paths []string) (Summary, []TestRef, []string) {
 	failedOnce := map[key]bool{}
 	var warnings []string
 	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && info.Size() > maxJUnitBytes {
+			warnings = append(warnings, fmt.Sprintf("JUnit %s: %d bytes, over the %d this report parses (go-junit holds the whole tree in memory, about 60 times the file)", p, info.Size(), maxJUnitBytes))
+			continue
+		}
 		suites, err := junit.IngestFile(p)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("JUnit %s: does not parse: %v", p, err))
