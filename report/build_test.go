@@ -215,3 +215,16 @@ func TestBuildBoundsBigSummaries(t *testing.T) {
 		t.Fatalf("failures %d (+%d omitted), spans %d (+%d omitted)", len(s.Failures), s.FailuresOmitted, len(s.Spans), s.SpansOmitted)
 	}
 }
+
+// TestJUnitTooBig: a JUnit file past the parse bound is a warning and an
+// unverified summary, never an out-of-memory crash or a pass.
+func TestJUnitTooBig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.xml")
+	f, _ := os.Create(path)
+	f.Truncate(maxJUnitBytes + 1)
+	f.Close()
+	s, _, w := readJUnit([]string{path})
+	if len(w) != 1 || !strings.Contains(w[0], "over the") || *s.Tests != 0 {
+		t.Fatalf("warnings %v tests %d", w, *s.Tests)
+	}
+}
