@@ -33,6 +33,10 @@ func Open(runDir string, rec *record.Record, stream string) (*Log, error) {
 	if !ok {
 		return nil, fmt.Errorf("stream %q: run %s has none (want stdout, stderr or output)", stream, rec.ID)
 	}
+	if s.File == "" || s.File != filepath.Base(s.File) || s.File[0] == '.' {
+		// A record is data, not trusted: it may not point outside its run.
+		return nil, fmt.Errorf("stream %q of run %s names file %q outside its run directory", stream, rec.ID, s.File)
+	}
 	path := filepath.Join(runDir, s.File)
 	f, err := os.Open(path)
 	if err != nil {

@@ -90,6 +90,10 @@ func TestOpenDetectsTampering(t *testing.T) {
 	if _, err := Open(dir, rec, "nonsense"); err == nil || !strings.Contains(err.Error(), `"nonsense"`) {
 		t.Fatalf("unknown stream: %v", err)
 	}
+	rec.Streams[record.Stderr].File = "../../../etc/passwd"
+	if _, err := Open(dir, rec, record.Stderr); err == nil || !strings.Contains(err.Error(), "outside its run directory") {
+		t.Fatalf("a record pointing outside its run: %v", err)
+	}
 }
 
 func TestLinesAndGrep(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/runledger/runledger/compaction"
+	"github.com/runledger/runledger/mcptools"
 )
 
 type compactOptions struct {
@@ -19,7 +20,7 @@ func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writ
 	fs := newFlagSet("compact", "[flags] < outputs.json", stderr)
 	fs.IntVar(&o.minTokens, "min-tokens", compaction.DefaultMinTokens, "leave outputs smaller than this many tokens (bytes/4) alone; -1: no minimum")
 	fs.StringVar(&o.mode, "marker-mode", "full", "`mode`: full (store and marker), summary (marker only) or off")
-	fs.StringVar(&o.store, "store", filepath.Join(storeDir(getenv), cgDir), "`directory` keeping collapsed texts for runledger expand")
+	fs.StringVar(&o.store, "store", filepath.Join(storeDir(getenv), mcptools.CompactedDir), "`directory` keeping collapsed texts for runledger expand")
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}

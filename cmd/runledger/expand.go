@@ -5,16 +5,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/runledger/runledger/compaction"
-	"github.com/runledger/runledger/logread"
-	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/mcptools"
 	"github.com/runledger/runledger/store"
 )
-
-// cgDir holds what `runledger compact` collapsed, inside the store.
-const cgDir = ".cg"
 
 type expandOptions struct {
 	dir, ref string
@@ -49,14 +44,14 @@ func cmdExpand(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if l, err := findRunOutput(st, hash); err != nil || l != nil {
+	if l, _, err := mcptools.FindRunOutput(st, hash); err != nil || l != nil {
 		if err != nil {
 			return err
 		}
 		defer l.Close()
 		return l.CopyRange(a.stdout, 0, l.Stream.Bytes)
 	}
-	text, err := compaction.Expand(&compaction.DirStore{Dir: filepath.Join(st.Dir, cgDir)}, hash)
+	text, err := compaction.Expand(&compaction.DirStore{Dir: filepath.Join(st.Dir, mcptools.CompactedDir)}, hash)
 	if errors.Is(err, compaction.ErrNotFound) {
 		return fmt.Errorf("marker %s: no run's output and no compacted text in %s has that hash", hash, st.Dir)
 	}
@@ -65,19 +60,4 @@ func cmdExpand(a *app, args []string) error {
 	}
 	_, err = a.stdout.Write(text)
 	return err
-}
-
-// findRunOutput returns the verified combined log whose hash starts with
-// hash, nil if no run has one.
-func findRunOutput(st *store.Store, hash string) (*logread.Log, error) {
-	recs, _, err := st.List()
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range recs {
-		if s, ok := r.Streams[record.Output]; ok && strings.HasPrefix(s.SHA256, hash) {
-			return logread.Open(filepath.Join(st.Dir, r.ID), r, record.Output)
-		}
-	}
-	return nil, nil
 }

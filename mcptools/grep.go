@@ -1,0 +1,178 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/runledger/runledger/logread"
+	"github.com/runledger/runledger/record"
+)
+
+// Bounds of a grep call, whatever the client asks.
+const (
+	defaultGrepMax = 20
+	maxGrepMax     = 200
+	maxGrepContext = 5
+	// grepLineBytes cuts a long line in a result; the marker gives its range.
+	grepLineBytes = 400
+)
+
+// GrepInput is a search over one stream of one run.
+type GrepInput struct {
+	Run     string `json:"run" jsonschema:"run id, unique id prefix, or run name (its latest attempt)"`
+	Pattern string `json:"pattern" jsonschema:"regular expression (Go RE2 syntax) matched against each line"`
+	Stream  string `json:"stream,omitempty" jsonschema:"stdout, stderr or output; default output"`
+	Max     int    `json:"max,omitempty" jsonschema:"stop after this many matching lines (default 20, at most 200)"`
+	Context int    `json:"context,omitempty" jsonschema:"lines of context before and after each match (0 to 5)"`
+}
+
+// GrepLine is one line of the stored log with its original byte range.
+type GrepLine struct {
+	Line  int64  `json:"line"`
+	Start int64  `json:"start"`
+	End   int64  `json:"end"`
+	Match bool   `json:"match"`
+	Text  string `json:"text"`
+}
+
+// GrepOutput lists matches in line order, each with its context lines.
+type GrepOutput struct {
+	Run     string       `json:"run"`
+	Stream  string       `json:"stream"`
+	Matches [][]GrepLine `json:"matches" jsonschema:"one group per match: its context lines and the matching line, in line order"`
+	// More: the search stopped at max; matches after the last one exist.
+	More    bool     `json:"more"`
+	LeftOut []string `json:"left_out,omitempty"`
+}
+
+func (t *tools) grep(_ context.Context, _ *mcp.CallToolRequest, in GrepInput) (*mcp.CallToolResult, GrepOutput, error) {
+	if err := in.validate(); err != nil {
+		return nil, GrepOutput{}, err
+	}
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil {
+		return nil, GrepOutput{}, fmt.Errorf("pattern %q: %w", in.Pattern, err)
+	}
+	src, err := t.openLocal(in.Run, in.Stream)
+	if err != nil {
+		return nil, GrepOutput{}, err
+	}
+	defer src.Close()
+	matches, more, err := src.log.Grep(re, in.Max, in.Context)
+	if err != nil {
+		return nil, GrepOutput{}, err
+	}
+	out, text := t.fitGrep(src, matches, more, in)
+	return textResult(text), out, nil
+}
+
+func (in *GrepInput) validate() error {
+	if in.Stream == "" {
+		in.Stream = record.Output
+	}
+	if in.Max == 0 {
+		in.Max = defaultGrepMax
+	}
+	if in.Max < 1 || in.Max > maxGrepMax || in.Context < 0 || in.Context > maxGrepContext {
+		return fmt.Errorf("max %d, context %d: want max 1 to %d and context 0 to %d", in.Max, in.Context, maxGrepMax, maxGrepContext)
+	}
+	return nil
+}
+
+// fitGrep keeps the first matches that fit the budget; the others are
+// named by line and byte range with the show call that reads them.
+func (t *tools) fitGrep(src *localSource, matches []logread.Match, more bool, in GrepInput) (GrepOutput, string) {
+	keep := len(matches)
+	for {
+		out := grepOutput(src, matches, keep, more, in)
+		text := grepText(out)
+		if size(text, out) <= t.budget || keep == 0 {
+			return out, text
+		}
+		keep--
+	}
+}
+
+func grepOutput(src *localSource, matches []logread.Match, keep int, more bool, in GrepInput) GrepOutput {
+	out := GrepOutput{Run: src.run, Stream: src.log.Name, More: more, Matches: [][]GrepLine{}}
+	for _, m := range matches[:keep] {
+		out.Matches = append(out.Matches, grepGroup(src, m))
+	}
+	if n := len(matches) - keep; n > 0 {
+		out.LeftOut = append(out.LeftOut, droppedMatches(src, matches[keep:]))
+	}
+	if more {
+		last := matches[len(matches)-1].Line
+		out.LeftOut = append(out.LeftOut, fmt.Sprintf(
+			"…[matches after line %d (byte %d) left out: the search stopped at max %d; call grep with a narrower pattern, or show with range \"%d:%d\"]",
+			last.Number, last.End, in.Max, last.End, min(src.log.Stream.Bytes, last.End+4096)))
+	}
+	return out
+}
+
+func grepGroup(src *localSource, m logread.Match) []GrepLine {
+	lines := append(append([]logread.Line(nil), m.Context...), m.Line)
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].Number < lines[j].Number })
+	group := make([]GrepLine, 0, len(lines))
+	for _, ln := range lines {
+		group = append(group, GrepLine{Line: ln.Number, Start: ln.Start, End: ln.End,
+			Match: ln.Number == m.Line.Number, Text: lineText(src, ln)})
+	}
+	return group
+}
+
+// lineText is a line made safe for JSON and cut to grepLineBytes, with a
+// marker for the rest of it.
+func lineText(src *localSource, ln logread.Line) string {
+	text := strings.ToValidUTF8(string(ln.Text), "\uFFFD")
+	kept, gone := cutText(text, grepLineBytes)
+	if gone == 0 && !ln.Cut {
+		return text
+	}
+	from := ln.Start + int64(len(kept))
+	return kept + bytesLeftOut(src.log.Name, from, ln.End, showCall(src.run, src.log.Name, ln.Start, ln.End))
+}
+
+func droppedMatches(src *localSource, rest []logread.Match) string {
+	var where []string
+	for i, m := range rest {
+		if i == 8 {
+			where = append(where, fmt.Sprintf("and %d more", len(rest)-i))
+			break
+		}
+		where = append(where, fmt.Sprintf("line %d (range \"%d:%d\")", m.Line.Number, m.Line.Start, m.Line.End))
+	}
+	return fmt.Sprintf("…[%d matches left out for size: %s; call show with run %q, stream %q and the range]",
+		len(rest), strings.Join(where, ", "), src.run, src.log.Name)
+}
+
+func grepText(o GrepOutput) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "run %s %s: %d matches%s (line:start-end: text)\n", o.Run, o.Stream, len(o.Matches), moreWord(o.More))
+	for _, g := range o.Matches {
+		for _, ln := range g {
+			sep := "-"
+			if ln.Match {
+				sep = ":"
+			}
+			fmt.Fprintf(&b, "%d%s%d-%d%s %s\n", ln.Line, sep, ln.Start, ln.End, sep, ln.Text)
+		}
+		b.WriteString("--\n")
+	}
+	for _, l := range o.LeftOut {
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+func moreWord(more bool) string {
+	if more {
+		return " and more"
+	}
+	return ""
+}

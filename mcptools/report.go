@@ -1,0 +1,121 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/runledger/runledger/report"
+)
+
+// ReportInput selects run names.
+type ReportInput struct {
+	Names []string `json:"names,omitempty" jsonschema:"report only these run names; default all"`
+}
+
+// ReportOutput is the runledger.report/v1 envelope, cut to the result
+// bound: LeftOut names what went and how to fetch it.
+type ReportOutput struct {
+	report.Envelope
+	LeftOut []string `json:"left_out,omitempty"`
+}
+
+func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportInput) (*mcp.CallToolResult, ReportOutput, error) {
+	env, err := report.Build(t.store, report.Options{Names: in.Names})
+	if err != nil {
+		return nil, ReportOutput{}, err
+	}
+	if len(in.Names) > 0 && len(env.Runs) == 0 {
+		return nil, ReportOutput{}, fmt.Errorf("names %q: no run with those names in %s", in.Names, t.store.Dir)
+	}
+	out, text := fitEnvelope(env, t.budget, false, func(e *report.Envelope, leftOut []string) (ReportOutput, string) {
+		return ReportOutput{Envelope: *e, LeftOut: leftOut}, envText(e, leftOut)
+	})
+	return textResult(text), out, nil
+}
+
+// envText is the short rendering: status first, one line per run, the
+// excerpts as cited, then superseded attempts and what was left out.
+func envText(e *report.Envelope, leftOut []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "status: %s (%d runs, %d superseded)\n", e.Status, len(e.Runs), len(e.Superseded))
+	for _, w := range e.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	for _, r := range e.Runs {
+		runText(&b, r)
+	}
+	for _, s := range e.Superseded {
+		fmt.Fprintf(&b, "superseded: %s attempt %d %s%s %s\n", s.Name, s.Attempt, s.Status, exitText(s.ExitCode), s.Marker)
+	}
+	for _, l := range leftOut {
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+func runText(b *strings.Builder, r report.Run) {
+	fmt.Fprintf(b, "run %q attempt %d: %s%s, termination %s", r.Name, r.Attempt, r.Status, exitText(r.ExitCode), orNone(r.Termination))
+	if r.TimedOut {
+		b.WriteString(", timed out")
+	}
+	if r.Truncated {
+		b.WriteString(", log truncated")
+	}
+	fmt.Fprintf(b, "; %s; id %s\n", summaryText(r.Summary), r.ID)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(b, "  warning: %s\n", w)
+	}
+	for _, f := range r.Summary.Failures {
+		fmt.Fprintf(b, "  failed: %s %s\n", f.Name, f.Message)
+	}
+	for _, x := range r.Excerpts {
+		fmt.Fprintf(b, "  excerpt %s bytes %d–%d lines %d–%d (%s) sha256 %s:\n", x.Stream, x.Start, x.End, x.FirstLine, x.LastLine, x.Reason, x.SHA256)
+		b.WriteString(indent(x.Text))
+	}
+}
+
+func exitText(code *int) string {
+	if code == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (exit %d)", *code)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// summaryText states the counts there are, with their provenance.
+func summaryText(s report.Summary) string {
+	var counts []string
+	for _, c := range []struct {
+		name string
+		n    *int
+	}{{"tests", s.Tests}, {"passed", s.Passed}, {"failed", s.Failed}, {"skipped", s.Skipped}, {"errors", s.Errors}} {
+		if c.n != nil {
+			counts = append(counts, fmt.Sprintf("%s %d", c.name, *c.n))
+		}
+	}
+	if len(counts) == 0 {
+		return fmt.Sprintf("tests: no count (source %s)", s.Source)
+	}
+	v := "unverified"
+	if s.Verified {
+		v = "verified"
+	}
+	return fmt.Sprintf("tests: %s (source %s, %s)", strings.Join(counts, ", "), s.Source, v)
+}
+
+func indent(text string) string {
+	if text == "" {
+		return ""
+	}
+	text = strings.TrimSuffix(text, "\n")
+	return "    " + strings.ReplaceAll(text, "\n", "\n    ") + "\n"
+}
