@@ -75,7 +75,7 @@ func short(s string) string {
 func (l *Log) Close() error { return l.f.Close() }
 
 // ErrNotStored: the range lies (partly) in a part the store did not keep.
-var ErrNotStored = errors.New("not stored")
+var ErrNotStored = record.ErrNotStored
 
 // CopyRange writes the original bytes [start, end) to w.
 func (l *Log) CopyRange(w io.Writer, start, end int64) error {
@@ -93,12 +93,8 @@ func (l *Log) CopyRange(w io.Writer, start, end int64) error {
 // storedOffset maps an original range to the stored file, if one stored
 // range holds it whole.
 func (l *Log) storedOffset(start, end int64) (int64, error) {
-	var base int64
-	for _, rg := range l.Stream.StoredRanges {
-		if start >= rg[0] && end <= rg[1] {
-			return base + start - rg[0], nil
-		}
-		base += rg[1] - rg[0]
+	if off, ok := l.Stream.StoredOffset(start, end); ok {
+		return off, nil
 	}
 	return 0, fmt.Errorf("%s: range %d:%d: %w (the log was truncated; stored ranges %v)",
 		l.Name, start, end, ErrNotStored, l.Stream.StoredRanges)

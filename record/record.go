@@ -228,3 +228,20 @@ func Write(dir string, r *Record) error {
 	}
 	return nil
 }
+
+// ErrNotStored: a range lies (partly) in the middle of a truncated stream,
+// which the store did not keep.
+var ErrNotStored = errors.New("not stored")
+
+// StoredOffset maps the original range [start, end) of the stream to an
+// offset in the stored file, when one stored piece holds the whole range.
+func (s *Stream) StoredOffset(start, end int64) (int64, bool) {
+	var base int64
+	for _, rg := range s.StoredRanges {
+		if start >= rg[0] && end <= rg[1] {
+			return base + start - rg[0], true
+		}
+		base += rg[1] - rg[0]
+	}
+	return 0, false
+}

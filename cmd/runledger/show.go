@@ -1,22 +1,32 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
+	"hash"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/runledger/runledger/artifact"
 	"github.com/runledger/runledger/logread"
 	"github.com/runledger/runledger/store"
 )
 
 type showOptions struct {
-	dir    string
-	run    string
-	stream string
-	rng    string // "A:B" original byte offsets
-	lines  string // "A:B" 1-based, inclusive, lines of the stored file
+	repo     string
+	artifact int64
+	sha256   string
+	zip      string
+	dir      string
+	run      string
+	stream   string
+	rng      string // "A:B" original byte offsets
+	lines    string // "A:B" 1-based, inclusive, lines of the stored file
 }
 
 func parseShowFlags(args []string, getenv func(string) string, stderr io.Writer) (*showOptions, error) {
@@ -26,6 +36,10 @@ func parseShowFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.StringVar(&o.stream, "stream", "output", "`stream`: stdout, stderr or output")
 	fs.StringVar(&o.rng, "range", "", "byte range `A:B` in original stream offsets, B exclusive")
 	fs.StringVar(&o.lines, "lines", "", "line range `A:B`, 1-based and inclusive")
+	fs.StringVar(&o.repo, "repo", "", "read from an uploaded artifact of this `owner/name` (token from GITHUB_TOKEN or GH_TOKEN)")
+	fs.Int64Var(&o.artifact, "artifact", 0, "artifact `id` to read from, with --repo and --range")
+	fs.StringVar(&o.zip, "artifact-file", "", "read from a downloaded artifact `zip`, with --range")
+	fs.StringVar(&o.sha256, "sha256", "", "fail unless the bytes printed have this `hex` sha256 (a cited excerpt's hash)")
 	if err := parse(fs, interleaved(fs, args)); err != nil {
 		return nil, err
 	}
@@ -36,6 +50,12 @@ func parseShowFlags(args []string, getenv func(string) string, stderr io.Writer)
 	if o.rng != "" && o.lines != "" {
 		return nil, &usageError{"--range and --lines exclude each other"}
 	}
+	if (o.repo != "") != (o.artifact != 0) || (o.artifact != 0 && o.rng == "") {
+		return nil, &usageError{"an artifact read needs --repo, --artifact and --range together"}
+	}
+	if o.zip != "" && (o.rng == "" || o.artifact != 0) {
+		return nil, &usageError{"--artifact-file needs --range, and excludes --artifact"}
+	}
 	return o, nil
 }
 
@@ -43,6 +63,41 @@ func cmdShow(a *app, args []string) error {
 	o, err := parseShowFlags(args, a.getenv, a.stderr)
 	if err != nil {
 		return err
+	}
+	w := io.Writer(a.stdout)
+	var check *hashCheck
+	if o.sha256 != "" {
+		check = &hashCheck{want: o.sha256, h: sha256.New()}
+		w = io.MultiWriter(&check.buf, check.h)
+	}
+	if err := a.show(o, w); err != nil {
+		return err
+	}
+	if check != nil {
+		return check.flush(a.stdout)
+	}
+	return nil
+}
+
+// hashCheck holds the bytes until their hash is confirmed: a mismatch
+// prints nothing, so no unverified byte reaches the reader.
+type hashCheck struct {
+	want string
+	h    hash.Hash
+	buf  bytes.Buffer
+}
+
+func (c *hashCheck) flush(w io.Writer) error {
+	if got := hex.EncodeToString(c.h.Sum(nil)); got != strings.ToLower(c.want) {
+		return fmt.Errorf("sha256 of the range is %s, not the cited %s: nothing printed", got, c.want)
+	}
+	_, err := c.buf.WriteTo(w)
+	return err
+}
+
+func (a *app) show(o *showOptions, w io.Writer) error {
+	if o.artifact != 0 || o.zip != "" {
+		return a.showArtifact(o, w)
 	}
 	l, err := openLog(o.dir, o.run, o.stream)
 	if err != nil {
@@ -55,15 +110,40 @@ func cmdShow(a *app, args []string) error {
 		if err != nil {
 			return err
 		}
-		return l.CopyRange(a.stdout, start, end)
+		return l.CopyRange(w, start, end)
 	case o.lines != "":
 		first, last, err := parseSpan("--lines", o.lines)
 		if err != nil {
 			return err
 		}
-		return l.CopyLines(a.stdout, first, last)
+		return l.CopyLines(w, first, last)
 	}
-	return l.CopyRange(a.stdout, 0, l.Stream.Bytes)
+	return l.CopyRange(w, 0, l.Stream.Bytes)
+}
+
+// showArtifact reads a cited range from an uploaded artifact: the API's
+// redirect, then HTTP range requests for just those bytes.
+func (a *app) showArtifact(o *showOptions, w io.Writer) error {
+	start, end, err := parseSpan("--range", o.rng)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	r, err := a.openArtifact(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	rs, err := artifact.OpenRunStream(ctx, r, o.run, o.stream)
+	if err != nil {
+		return fmt.Errorf("artifact: %w", err)
+	}
+	data, err := rs.ReadOriginal(ctx, start, end)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
 }
 
 // openLog finds a run's stream and checks the stored file against the
@@ -119,4 +199,19 @@ func interleaved(fs *flag.FlagSet, args []string) []string {
 func isBool(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
+}
+
+func (a *app) openArtifact(ctx context.Context, o *showOptions) (*artifact.Reader, error) {
+	if o.zip != "" {
+		return artifact.OpenFile(o.zip)
+	}
+	token := a.getenv("GITHUB_TOKEN")
+	if token == "" {
+		token = a.getenv("GH_TOKEN")
+	}
+	api := a.getenv("GITHUB_API_URL")
+	if api == "" {
+		api = "https://api.github.com"
+	}
+	return artifact.Open(ctx, nil, api, o.repo, o.artifact, token)
 }

@@ -1,14 +1,20 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/runledger/runledger/artifact"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/store"
 )
 
 // runApp runs runledger in-process with injected I/O.
@@ -140,5 +146,39 @@ func TestRunReportMarkdownBinary(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "**runledger: passed**") || !strings.Contains(string(out), report.MarkerEnvelopeBegin) {
 		t.Fatalf("markdown report:\n%s", out)
+	}
+}
+
+// TestShowFromArtifactZip: a cited range read back from a downloaded
+// artifact, and the --sha256 check that prints nothing on a mismatch.
+func TestShowFromArtifactZip(t *testing.T) {
+	dir := t.TempDir()
+	runApp(t, dir, "", "run", "--quiet", "--name", "z", "--", "sh", "-c", "echo first; echo second")
+	st, _ := store.Open(dir)
+	rec, runDir, _ := st.Find("z")
+	files, err := artifact.RunFiles(runDir, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zipPath := filepath.Join(t.TempDir(), "a.zip")
+	zf, _ := os.Create(zipPath)
+	zw := zip.NewWriter(zf)
+	for _, f := range files {
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Store})
+		data, _ := os.ReadFile(f.Path)
+		w.Write(data)
+	}
+	zw.Close()
+	zf.Close()
+	sum := sha256.Sum256([]byte("second\n"))
+	code, out, stderr := runApp(t, dir, "", "show", rec.ID[:12], "--stream", "stdout", "--artifact-file", zipPath,
+		"--range", "6:13", "--sha256", hex.EncodeToString(sum[:]))
+	if code != 0 || out != "second\n" {
+		t.Fatalf("exit %d out %q stderr %s", code, out, stderr)
+	}
+	code, out, stderr = runApp(t, dir, "", "show", rec.ID, "--stream", "stdout", "--artifact-file", zipPath,
+		"--range", "0:6", "--sha256", hex.EncodeToString(sum[:]))
+	if code != 1 || out != "" || !strings.Contains(stderr, "nothing printed") {
+		t.Fatalf("a hash mismatch: exit %d out %q stderr %s", code, out, stderr)
 	}
 }

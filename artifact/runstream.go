@@ -1,0 +1,124 @@
+package artifact
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/runledger/runledger/record"
+)
+
+// RunStream is one stream of one run inside an artifact laid out by
+// RunFiles: "<run-id>/record.json" and "<run-id>/<stream>.log".
+type RunStream struct {
+	r      *Reader
+	Run    string
+	Stream string
+	Entry  string
+	Record *record.Record
+	// Checks says how the entry was tied to the record (the manifest's
+	// size and sha256), or that it could not be.
+	Checks []string
+}
+
+// OpenRunStream finds the run runRef names (an id or a unique prefix) and
+// its stream, and checks the log entry against the run's record through
+// the artifact's manifest.
+func OpenRunStream(ctx context.Context, r *Reader, runRef, stream string) (*RunStream, error) {
+	run, err := findRun(r, runRef)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := readRecord(ctx, r, run)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := rec.Streams[stream]
+	if !ok {
+		return nil, fmt.Errorf("stream %q: run %s has none (want stdout, stderr or output)", stream, run)
+	}
+	if s.File == "" || s.File != path.Base(s.File) || s.File[0] == '.' {
+		return nil, fmt.Errorf("run %s: stream %s names file %q outside its run directory", run, stream, s.File)
+	}
+	rs := &RunStream{r: r, Run: run, Stream: stream, Entry: path.Join(run, s.File), Record: rec}
+	rs.Checks, err = manifestCheck(ctx, r, rs.Entry, s)
+	return rs, err
+}
+
+// ReadOriginal returns the bytes [start, end) of the original stream.
+func (rs *RunStream) ReadOriginal(ctx context.Context, start, end int64) ([]byte, error) {
+	s := rs.Record.Streams[rs.Stream]
+	if start < 0 || end < start || end > s.Bytes {
+		return nil, fmt.Errorf("%s: range %d:%d outside the stream's %d bytes", rs.Stream, start, end, s.Bytes)
+	}
+	off, ok := s.StoredOffset(start, end)
+	if !ok {
+		return nil, fmt.Errorf("%s: range %d:%d: %w (the log was truncated; stored ranges %v)",
+			rs.Stream, start, end, record.ErrNotStored, s.StoredRanges)
+	}
+	return rs.r.ReadRange(ctx, rs.Entry, off, off+end-start)
+}
+
+func findRun(r *Reader, ref string) (string, error) {
+	if ref == "" {
+		return "", errors.New("run: give the run id the artifact holds")
+	}
+	var found []string
+	for _, e := range r.Entries() {
+		dir, file := path.Split(e.Name)
+		dir = strings.TrimSuffix(dir, "/")
+		if file != record.FileName || !strings.HasPrefix(dir, ref) {
+			continue
+		}
+		if dir == ref {
+			return dir, nil
+		}
+		found = append(found, dir)
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("run %q: the artifact holds no run with that id", ref)
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("run %q: ambiguous, %d runs in the artifact start with it", ref, len(found))
+}
+
+func readRecord(ctx context.Context, r *Reader, run string) (*record.Record, error) {
+	data, err := r.ReadFile(ctx, path.Join(run, record.FileName))
+	if err != nil {
+		return nil, err
+	}
+	var rec record.Record
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("decode %s/%s: %w", run, record.FileName, err)
+	}
+	if rec.Schema != record.Schema {
+		return nil, fmt.Errorf("decode %s/%s: schema %q, want %q", run, record.FileName, rec.Schema, record.Schema)
+	}
+	return &rec, nil
+}
+
+// manifestCheck ties the log entry to the record: the manifest's sha256 was
+// computed while the artifact was written. Without a manifest the result
+// says the entry is unchecked rather than pretending.
+func manifestCheck(ctx context.Context, r *Reader, entry string, s *record.Stream) ([]string, error) {
+	m, err := r.Manifest(ctx)
+	if err != nil {
+		return []string{fmt.Sprintf("NOT checked against the record: no readable manifest (%v)", err)}, nil
+	}
+	for _, e := range m.Entries {
+		if e.Name != entry {
+			continue
+		}
+		if e.SHA256 != s.SHA256 || e.Size != s.StoredBytes {
+			return nil, fmt.Errorf("%s: the manifest says %d bytes sha256 %s, the run record %d bytes sha256 %s",
+				entry, e.Size, e.SHA256, s.StoredBytes, s.SHA256)
+		}
+		return []string{"artifact manifest's size and sha256 of the log match the run record"}, nil
+	}
+	return nil, fmt.Errorf("%s: not in the artifact's manifest", entry)
+}
