@@ -2,6 +2,8 @@ package artifact
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -121,4 +123,38 @@ func manifestCheck(ctx context.Context, r *Reader, entry string, s *record.Strea
 		return []string{"artifact manifest's size and sha256 of the log match the run record"}, nil
 	}
 	return nil, fmt.Errorf("%s: not in the artifact's manifest", entry)
+}
+
+// FindOutput finds the run whose combined log's sha256 starts with hash
+// (a <<cg:HASH>> marker of a superseded attempt) and returns that log's
+// stored bytes, verified against the record's sha256.
+func FindOutput(ctx context.Context, r *Reader, hash string) ([]byte, error) {
+	for _, e := range r.Entries() {
+		run, file := path.Split(e.Name)
+		if file != record.FileName {
+			continue
+		}
+		rec, err := readRecord(ctx, r, strings.TrimSuffix(run, "/"))
+		if err != nil {
+			continue
+		}
+		s, ok := rec.Streams[record.Output]
+		if !ok || !strings.HasPrefix(s.SHA256, hash) {
+			continue
+		}
+		rs, err := OpenRunStream(ctx, r, rec.ID, record.Output)
+		if err != nil {
+			return nil, err
+		}
+		data, err := r.ReadRange(ctx, rs.Entry, 0, s.StoredBytes)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != s.SHA256 {
+			return nil, fmt.Errorf("%s: %w", rs.Entry, ErrHashMismatch)
+		}
+		return data, nil
+	}
+	return nil, fmt.Errorf("marker %s: no run in the artifact has a combined log with that hash", hash)
 }

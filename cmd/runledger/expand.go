@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 
+	"github.com/runledger/runledger/artifact"
 	"github.com/runledger/runledger/compaction"
 	"github.com/runledger/runledger/mcptools"
 	"github.com/runledger/runledger/store"
@@ -13,12 +15,16 @@ import (
 
 type expandOptions struct {
 	dir, ref string
+	art      showOptions // where to look when the marker is not in the local store
 }
 
 func parseExpandFlags(args []string, getenv func(string) string, stderr io.Writer) (*expandOptions, error) {
 	o := &expandOptions{}
 	fs := newFlagSet("expand", "[flags] HASH|<<cg:HASH>>", stderr)
 	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
+	fs.StringVar(&o.art.repo, "repo", "", "also look in an uploaded artifact of this `owner/name`")
+	fs.Int64Var(&o.art.artifact, "artifact", 0, "artifact `id`, with --repo")
+	fs.StringVar(&o.art.zip, "artifact-file", "", "also look in a downloaded artifact `zip`")
 	if err := parse(fs, interleaved(fs, args)); err != nil {
 		return nil, err
 	}
@@ -52,6 +58,9 @@ func cmdExpand(a *app, args []string) error {
 		return l.CopyRange(a.stdout, 0, l.Stream.Bytes)
 	}
 	text, err := compaction.Expand(&compaction.DirStore{Dir: filepath.Join(st.Dir, mcptools.CompactedDir)}, hash)
+	if errors.Is(err, compaction.ErrNotFound) && (o.art.artifact != 0 || o.art.zip != "") {
+		text, err = a.expandFromArtifact(o, hash)
+	}
 	if errors.Is(err, compaction.ErrNotFound) {
 		return fmt.Errorf("marker %s: no run's output and no compacted text in %s has that hash", hash, st.Dir)
 	}
@@ -60,4 +69,14 @@ func cmdExpand(a *app, args []string) error {
 	}
 	_, err = a.stdout.Write(text)
 	return err
+}
+
+func (a *app) expandFromArtifact(o *expandOptions, hash string) ([]byte, error) {
+	ctx := context.Background()
+	r, err := a.openArtifact(ctx, &o.art)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return artifact.FindOutput(ctx, r, hash)
 }

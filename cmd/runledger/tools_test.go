@@ -181,4 +181,10 @@ func TestShowFromArtifactZip(t *testing.T) {
 	if code != 1 || out != "" || !strings.Contains(stderr, "nothing printed") {
 		t.Fatalf("a hash mismatch: exit %d out %q stderr %s", code, out, stderr)
 	}
+	// A marker resolves from the artifact when the local store is gone.
+	marker := "<<cg:" + rec.Streams["output"].SHA256[:16] + ">>"
+	code, out, stderr = runApp(t, t.TempDir(), "", "expand", marker, "--artifact-file", zipPath)
+	if code != 0 || out != "first\nsecond\n" {
+		t.Fatalf("expand from the artifact: exit %d out %q stderr %s", code, out, stderr)
+	}
 }
