@@ -114,6 +114,11 @@ func cmdAction(a *app, _ []string) error {
 	if err != nil {
 		return err
 	}
+	if in.prNumber == 0 {
+		// workflow_run: the triggering run's records (downloaded into dir)
+		// know the pull request; the event's pull_requests is empty for forks.
+		in.prNumber = prFromRecords(in.dir)
+	}
 	pub := a.publishAll(ctx, in, st, env, step)
 	return a.actionStatus(in, env, code, pub)
 }
@@ -289,4 +294,21 @@ func writeJSON(path string, v any) error {
 // escapeCommand escapes a workflow command's message.
 func escapeCommand(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// prFromRecords returns the pull request number the first record below dir
+// carries in its CI context, or 0.
+func prFromRecords(dir string) int {
+	pr := 0
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || pr != 0 || d.IsDir() || d.Name() != record.FileName {
+			return err
+		}
+		if r, err := record.Read(filepath.Dir(p)); err == nil && r.CI != nil && r.CI.PR > 0 {
+			pr = r.CI.PR
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return pr
 }

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runledger/runledger/capture"
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/store"
 )
 
 func TestReadActionInputs(t *testing.T) {
@@ -36,5 +41,19 @@ func TestReadActionInputs(t *testing.T) {
 		if err != nil || !tc.check(o) {
 			t.Errorf("%v: %+v %v", tc.env, o, err)
 		}
+	}
+}
+
+// TestPRFromRecords: for workflow_run the pull request comes from the
+// triggering run's records, found anywhere below the store.
+func TestPRFromRecords(t *testing.T) {
+	dir := t.TempDir()
+	if prFromRecords(dir) != 0 {
+		t.Fatal("an empty directory names no pull request")
+	}
+	st, _ := store.Open(filepath.Join(dir, "leg-1"))
+	capture.Run(st, capture.Options{Argv: []string{"true"}, CI: &record.CI{RunID: "9", PR: 42}})
+	if got := prFromRecords(dir); got != 42 {
+		t.Fatalf("pr %d, want 42", got)
 	}
 }

@@ -35,6 +35,9 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	}
 	overall.Status = worstOf(legs)
 	pub := published{}
+	if in.prNumber == 0 {
+		in.prNumber = prFromRecords(in.dir)
+	}
 	if in.comment != "false" {
 		cfg := publish.ConfigFromEnv(a.getenv, in.token)
 		cfg.PR, cfg.UpdateOnly = in.prNumber, in.comment == "update-only"
