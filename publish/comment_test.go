@@ -10,15 +10,17 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
+
+	"github.com/runledger/runledger/internal/fakegithub"
 )
 
 const (
-	routeList   = "GET /repos/{owner}/{repo}/issues/{issue_number}/comments"
-	routeCreate = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
-	routeEdit   = "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}"
-	routeDelete = "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}"
-	routeUser   = "GET /user"
-	routePulls  = "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls"
+	routeList   = fakegithub.RouteList
+	routeCreate = fakegithub.RouteCreate
+	routeEdit   = fakegithub.RouteEdit
+	routeDelete = fakegithub.RouteDelete
+	routeUser   = fakegithub.RouteUser
+	routePulls  = fakegithub.RoutePulls
 )
 
 func leg(i int, status string) Section {
@@ -34,7 +36,7 @@ func leg(i int, status string) Section {
 func TestUpsertCreatesOnceThenEditsInPlace(t *testing.T) {
 	for _, prefix := range []string{"", "/api/v3"} {
 		t.Run("prefix="+prefix, func(t *testing.T) {
-			f := newFakeGitHub(t, prefix)
+			f := fakegithub.New(t, prefix)
 			p, _ := newTestPublisher(t, f, tokInstallation, nil)
 			ctx := context.Background()
 			res, err := p.Upsert(ctx, 2, leg(1, "failed"))
@@ -45,12 +47,12 @@ func TestUpsertCreatesOnceThenEditsInPlace(t *testing.T) {
 			if err != nil || len(res2.Warnings) > 0 {
 				t.Fatalf("second Upsert: %v %v", err, res2.Warnings)
 			}
-			cs := f.prComments(2)
+			cs := f.PRComments(2)
 			if len(cs) != 1 || cs[0].User != ActionsBot || res.CommentID != cs[0].ID || res2.CommentID != cs[0].ID {
 				t.Fatalf("want one comment by %s edited in place, got %+v (results %d, %d)", ActionsBot, cs, res.CommentID, res2.CommentID)
 			}
-			if f.callCount(routeCreate) != 1 || f.callCount(routeEdit) != 1 {
-				t.Errorf("creates %d edits %d, want 1 and 1", f.callCount(routeCreate), f.callCount(routeEdit))
+			if f.CallCount(routeCreate) != 1 || f.CallCount(routeEdit) != 1 {
+				t.Errorf("creates %d edits %d, want 1 and 1", f.CallCount(routeCreate), f.CallCount(routeEdit))
 			}
 			wantURL := fmt.Sprintf("https://ghes.example.test/Codertocat/Hello-World/pull/2#issuecomment-%d", cs[0].ID)
 			if res2.CommentURL != wantURL {
@@ -79,13 +81,13 @@ func TestAuthorDetection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFakeGitHub(t, "")
+			f := fakegithub.New(t, "")
 			p, _ := newTestPublisher(t, f, tt.token, func(c *Config) { c.Author = tt.override })
 			got, err := p.Author(context.Background())
 			if err != nil || got != tt.want {
 				t.Fatalf("Author = %q, %v; want %q", got, err, tt.want)
 			}
-			if n := f.callCount(routeUser); n != tt.userCalls {
+			if n := f.CallCount(routeUser); n != tt.userCalls {
 				t.Errorf("GET /user called %d times, want %d", n, tt.userCalls)
 			}
 		})
@@ -93,23 +95,23 @@ func TestAuthorDetection(t *testing.T) {
 }
 
 func TestForeignMarkerNeverEdited(t *testing.T) {
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	// Someone pastes our marker, before and after we comment, and one of
 	// them even copies our section layout.
 	forged := CommentMarker + "\n" + renderBody(merge(nil, []Section{leg(1, "passed")}), "")
-	f.addComment(2, "mallory", forged)
-	f.addComment(2, "octocat", CommentMarker+"\nlooks like runledger")
+	f.AddComment(2, "mallory", forged)
+	f.AddComment(2, "octocat", CommentMarker+"\nlooks like runledger")
 	p, _ := newTestPublisher(t, f, tokInstallation, nil)
 	res, err := p.Upsert(context.Background(), 2, leg(1, "failed"))
 	if err != nil || len(res.Warnings) > 0 {
 		t.Fatalf("Upsert: %v %v", err, res.Warnings)
 	}
-	cs := f.prComments(2)
+	cs := f.PRComments(2)
 	if len(cs) != 3 || cs[0].Body != forged || cs[2].User != ActionsBot || res.CommentID != cs[2].ID {
 		t.Fatalf("want the two foreign comments untouched and our own third, got %+v", cs)
 	}
-	if f.foreignEdits != 0 || f.callCount(routeEdit) != 0 {
-		t.Errorf("foreign edits %d, edits %d", f.foreignEdits, f.callCount(routeEdit))
+	if f.ForeignEdits() != 0 || f.CallCount(routeEdit) != 0 {
+		t.Errorf("foreign edits %d, edits %d", f.ForeignEdits(), f.CallCount(routeEdit))
 	}
 	if !strings.Contains(cs[2].Body, "**failed** leg 1") {
 		t.Errorf("our comment lacks our status:\n%s", cs[2].Body)
@@ -117,20 +119,20 @@ func TestForeignMarkerNeverEdited(t *testing.T) {
 }
 
 func TestPaginationFindsOwnCommentOnLaterPage(t *testing.T) {
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	for i := range 150 {
-		f.addComment(2, "octocat", fmt.Sprintf("chatter %d", i))
+		f.AddComment(2, "octocat", fmt.Sprintf("chatter %d", i))
 	}
 	p, _ := newTestPublisher(t, f, tokInstallation, nil)
 	if _, err := p.Upsert(context.Background(), 2, leg(1, "failed")); err != nil {
 		t.Fatal(err)
 	}
-	lists := f.callCount(routeList)
+	lists := f.CallCount(routeList)
 	if _, err := p.Upsert(context.Background(), 2, leg(2, "failed")); err != nil {
 		t.Fatal(err)
 	}
-	if f.callCount(routeCreate) != 1 || f.callCount(routeEdit) != 1 {
-		t.Errorf("creates %d edits %d: the comment on page 2 was not found", f.callCount(routeCreate), f.callCount(routeEdit))
+	if f.CallCount(routeCreate) != 1 || f.CallCount(routeEdit) != 1 {
+		t.Errorf("creates %d edits %d: the comment on page 2 was not found", f.CallCount(routeCreate), f.CallCount(routeEdit))
 	}
 	if lists < 4 {
 		t.Errorf("%d list calls for two reads of 151 comments; pagination not followed", lists)
@@ -141,19 +143,19 @@ func TestPermissionProblemsAreWarnings(t *testing.T) {
 	tests := []struct {
 		name  string
 		token string
-		setup func(f *fakeGitHub)
+		setup func(f *fakegithub.Server)
 	}{
 		{"read-only token on fork PR", tokReadOnly, nil},
-		{"403 on comment list", tokInstallation, func(f *fakeGitHub) {
-			f.addFault(routeList, fault{status: 403, body: `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest","status":"403"}`})
+		{"403 on comment list", tokInstallation, func(f *fakegithub.Server) {
+			f.AddFault(routeList, fault{Status: 403, Body: `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest","status":"403"}`})
 		}},
-		{"404 pull request", tokInstallation, func(f *fakeGitHub) {
-			f.addFault(routeList, fault{status: 404, body: `{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}`})
+		{"404 pull request", tokInstallation, func(f *fakegithub.Server) {
+			f.AddFault(routeList, fault{Status: 404, Body: `{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}`})
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFakeGitHub(t, "")
+			f := fakegithub.New(t, "")
 			if tt.setup != nil {
 				tt.setup(f)
 			}
@@ -168,7 +170,7 @@ func TestPermissionProblemsAreWarnings(t *testing.T) {
 			if strings.Contains(res.Warnings[0], tt.token) {
 				t.Errorf("warning leaks the token: %s", res.Warnings[0])
 			}
-			if len(f.prComments(2)) != 0 {
+			if len(f.PRComments(2)) != 0 {
 				t.Errorf("a comment was written")
 			}
 		})
@@ -176,7 +178,7 @@ func TestPermissionProblemsAreWarnings(t *testing.T) {
 }
 
 func TestOtherErrorsFail(t *testing.T) {
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	p, _ := newTestPublisher(t, f, "ghp_unknownTOKEN", nil)
 	_, err := p.Upsert(context.Background(), 2, leg(1, "failed"))
 	if err == nil || !strings.Contains(err.Error(), "401") {
@@ -188,9 +190,9 @@ func TestOtherErrorsFail(t *testing.T) {
 }
 
 func TestFakeEnforcesBodyLimit(t *testing.T) {
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	gh := github.NewClient(nil).WithAuthToken(tokInstallation)
-	gh.BaseURL.Host, gh.BaseURL.Scheme = strings.TrimPrefix(f.srv.URL, "http://"), "http"
+	gh.BaseURL.Host, gh.BaseURL.Scheme = strings.TrimPrefix(f.URL(), "http://"), "http"
 	body := CommentMarker + strings.Repeat("é", MaxCommentChars)
 	_, resp, err := gh.Issues.CreateComment(context.Background(), "o", "r", 2, &github.IssueComment{Body: &body})
 	if err == nil || resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(err.Error(), "Body is too long") {
@@ -199,7 +201,7 @@ func TestFakeEnforcesBodyLimit(t *testing.T) {
 }
 
 func TestHugeSectionsFitAndKeepEveryStatus(t *testing.T) {
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	p, _ := newTestPublisher(t, f, tokInstallation, nil)
 	ctx := context.Background()
 	for i := range 6 {
@@ -210,7 +212,7 @@ func TestHugeSectionsFitAndKeepEveryStatus(t *testing.T) {
 			t.Fatalf("Upsert %d: %v %v", i, err, res.Warnings)
 		}
 	}
-	cs := f.prComments(2)
+	cs := f.PRComments(2)
 	if len(cs) != 1 {
 		t.Fatalf("%d comments", len(cs))
 	}
@@ -230,8 +232,8 @@ func TestHugeSectionsFitAndKeepEveryStatus(t *testing.T) {
 // TestConcurrentMatrixJobs runs 20 matrix legs at once against one pull
 // request while the fake interleaves reads and writes: no section is lost.
 func TestConcurrentMatrixJobs(t *testing.T) {
-	f := newFakeGitHub(t, "")
-	f.latency = jitterLatency(15 * time.Millisecond)
+	f := fakegithub.New(t, "")
+	f.SetLatency(fakegithub.JitterLatency(15 * time.Millisecond))
 	const legs = 20
 	var wg sync.WaitGroup
 	results := make([]Result, legs)
@@ -259,7 +261,7 @@ func TestConcurrentMatrixJobs(t *testing.T) {
 			t.Errorf("leg %d: %v %v", i, errs[i], results[i].Warnings)
 		}
 	}
-	cs := f.prComments(2)
+	cs := f.PRComments(2)
 	if len(cs) != 1 {
 		t.Fatalf("want exactly one comment (duplicates removed), got %d", len(cs))
 	}
@@ -270,11 +272,11 @@ func TestConcurrentMatrixJobs(t *testing.T) {
 	if !current(cs[0].Body, want) {
 		t.Fatalf("sections lost:\n%s", cs[0].Body)
 	}
-	t.Logf("%d API calls for %d legs (%d edits, %d creates)", f.totalCalls(), legs, f.callCount(routeEdit), f.callCount(routeCreate))
+	t.Logf("%d API calls for %d legs (%d edits, %d creates)", f.TotalCalls(), legs, f.CallCount(routeEdit), f.CallCount(routeCreate))
 }
 
 func TestAggregate256Legs(t *testing.T) {
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	p, _ := newTestPublisher(t, f, tokInstallation, nil)
 	var secs []Section
 	for i := range 256 {
@@ -288,10 +290,10 @@ func TestAggregate256Legs(t *testing.T) {
 	}
 	// GET /user, a list before and after the pause that spreads
 	// creators, one create, one list to confirm.
-	if n := f.totalCalls(); n != 5 {
+	if n := f.TotalCalls(); n != 5 {
 		t.Errorf("%d API calls for 256 legs, want 5", n)
 	}
-	cs := f.prComments(2)
+	cs := f.PRComments(2)
 	if len(cs) != 1 || chars(cs[0].Body) > MaxCommentChars {
 		t.Fatalf("want one comment within the limit, got %d", len(cs))
 	}
@@ -301,33 +303,33 @@ func TestAggregate256Legs(t *testing.T) {
 		}
 	}
 	// A second aggregate edits in place: list, edit, list.
-	before := f.totalCalls()
+	before := f.TotalCalls()
 	secs[0].Status = "**passed** leg 0"
 	if _, err := p.Aggregate(context.Background(), 2, secs); err != nil {
 		t.Fatal(err)
 	}
-	if n := f.totalCalls() - before; n != 3 || f.callCount(routeEdit) != 1 {
-		t.Errorf("re-aggregate took %d calls and %d edits, want 3 and 1", n, f.callCount(routeEdit))
+	if n := f.TotalCalls() - before; n != 3 || f.CallCount(routeEdit) != 1 {
+		t.Errorf("re-aggregate took %d calls and %d edits, want 3 and 1", n, f.CallCount(routeEdit))
 	}
 }
 
 // TestUpsertThroughFaults: transient answers on every step of an upsert are
 // retried with the body intact, and the comment ends up right.
 func TestUpsertThroughFaults(t *testing.T) {
-	f := newFakeGitHub(t, "")
-	f.addFault(routeList, fault{status: 502, body: badGateway})
-	f.addFault(routeCreate, fault{status: 429, header: map[string]string{"Retry-After": "3"}, body: `{"message":"slow down"}`},
-		fault{status: 403, body: secondaryBody})
+	f := fakegithub.New(t, "")
+	f.AddFault(routeList, fault{Status: 502, Body: badGateway})
+	f.AddFault(routeCreate, fault{Status: 429, Header: map[string]string{"Retry-After": "3"}, Body: `{"message":"slow down"}`},
+		fault{Status: 403, Body: secondaryBody})
 	p, clk := newTestPublisher(t, f, tokInstallation, nil)
 	res, err := p.Upsert(context.Background(), 2, leg(1, "failed"))
 	if err != nil || len(res.Warnings) > 0 {
 		t.Fatalf("Upsert: %v %v", err, res.Warnings)
 	}
-	if cs := f.prComments(2); len(cs) != 1 || !current(cs[0].Body, map[string]string{leg(1, "failed").Key: leg(1, "failed").hash()}) {
+	if cs := f.PRComments(2); len(cs) != 1 || !current(cs[0].Body, map[string]string{leg(1, "failed").Key: leg(1, "failed").hash()}) {
 		t.Fatalf("comment wrong after retries: %+v", cs)
 	}
-	if f.callCount(routeCreate) != 3 {
-		t.Errorf("%d create attempts, want 3", f.callCount(routeCreate))
+	if f.CallCount(routeCreate) != 3 {
+		t.Errorf("%d create attempts, want 3", f.CallCount(routeCreate))
 	}
 	var rateWaits int
 	for _, d := range clk.recorded() {
@@ -338,7 +340,7 @@ func TestUpsertThroughFaults(t *testing.T) {
 	if rateWaits != 2 {
 		t.Errorf("waits %v: want retry-after 3s and a minute for the secondary limit", clk.recorded())
 	}
-	for _, b := range f.bodies {
+	for _, b := range f.Bodies() {
 		if strings.Contains(b, tokInstallation) {
 			t.Fatal("the token was sent in a request body")
 		}
@@ -348,14 +350,14 @@ func TestUpsertThroughFaults(t *testing.T) {
 // TestUpdateOnly: `comment: update-only` edits the existing comment but
 // never creates one.
 func TestUpdateOnly(t *testing.T) {
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	p, _ := newTestPublisher(t, f, tokInstallation, func(c *Config) { c.UpdateOnly = true })
 	ctx := context.Background()
 	res, err := p.Upsert(ctx, 2, leg(1, "failed"))
 	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "update-only") {
 		t.Fatalf("update-only without a comment: %v %v", err, res.Warnings)
 	}
-	if n := len(f.prComments(2)); n != 0 || f.callCount(routeCreate) != 0 {
+	if n := len(f.PRComments(2)); n != 0 || f.CallCount(routeCreate) != 0 {
 		t.Fatalf("update-only created a comment (%d comments)", n)
 	}
 	creator, _ := newTestPublisher(t, f, tokInstallation, nil)
@@ -365,7 +367,7 @@ func TestUpdateOnly(t *testing.T) {
 	if res, err := p.Upsert(ctx, 2, leg(2, "passed")); err != nil || len(res.Warnings) > 0 {
 		t.Fatalf("update-only with a comment: %v %v", err, res.Warnings)
 	}
-	if cs := f.prComments(2); len(cs) != 1 || !strings.Contains(cs[0].Body, "leg 2") {
+	if cs := f.PRComments(2); len(cs) != 1 || !strings.Contains(cs[0].Body, "leg 2") {
 		t.Fatalf("the existing comment was not edited: %+v", cs)
 	}
 }

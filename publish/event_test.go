@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runledger/runledger/internal/fakegithub"
 )
 
 // The payloads under testdata/events are GitHub's webhook examples
@@ -48,8 +50,8 @@ func TestFindPR(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFakeGitHub(t, "")
-			f.pulls[pushSHA] = tt.pulls
+			f := fakegithub.New(t, "")
+			f.SetPulls(pushSHA, tt.pulls)
 			path := ""
 			if tt.payload != "" {
 				path = filepath.Join("testdata", "events", tt.payload)
@@ -68,7 +70,7 @@ func TestFindPR(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("FindPR = %+v, want %+v", got, tt.want)
 			}
-			if n := f.callCount(routePulls); n != tt.listCalls {
+			if n := f.CallCount(routePulls); n != tt.listCalls {
 				t.Errorf("%d commit-pulls calls, want %d", n, tt.listCalls)
 			}
 		})
@@ -90,7 +92,7 @@ func TestFindPRWorkflowRunSameRepository(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	p, _ := newTestPublisher(t, f, tokInstallation, func(c *Config) { c.EventName, c.EventPath = "workflow_run", path })
 	got, err := p.FindPR(context.Background())
 	if err != nil || got.Number != 2 || got.Source != "event" {
@@ -101,7 +103,7 @@ func TestFindPRWorkflowRunSameRepository(t *testing.T) {
 func TestFindPRBadPayload(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "event.json")
 	os.WriteFile(path, []byte("{not json"), 0o644)
-	f := newFakeGitHub(t, "")
+	f := fakegithub.New(t, "")
 	p, _ := newTestPublisher(t, f, tokInstallation, func(c *Config) { c.EventName, c.EventPath = "pull_request", path })
 	if _, err := p.FindPR(context.Background()); err == nil || !strings.Contains(err.Error(), "parse event payload") {
 		t.Fatalf("want a parse error, got %v", err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runledger/runledger/internal/fakegithub"
 )
 
 const (
@@ -29,7 +31,7 @@ func TestRetries(t *testing.T) {
 	}{
 		{
 			name:   "502 twice then success",
-			faults: []fault{{status: 502, body: badGateway}, {status: 502, body: badGateway}},
+			faults: []fault{{Status: 502, Body: badGateway}, {Status: 502, Body: badGateway}},
 			calls:  3,
 			sleeps: func(t *testing.T, d []time.Duration) {
 				if len(d) != 2 || d[0] < time.Second || d[1] < 2*time.Second || d[1] > 3*time.Second {
@@ -39,13 +41,13 @@ func TestRetries(t *testing.T) {
 		},
 		{
 			name:   "429 honours retry-after",
-			faults: []fault{{status: 429, header: map[string]string{"Retry-After": "7"}, body: `{"message":"API rate limit exceeded"}`}},
+			faults: []fault{{Status: 429, Header: map[string]string{"Retry-After": "7"}, Body: `{"message":"API rate limit exceeded"}`}},
 			calls:  2,
 			sleeps: exactly(7 * time.Second),
 		},
 		{
 			name:   "secondary limit 403 without headers waits at least a minute",
-			faults: []fault{{status: 403, body: secondaryBody}},
+			faults: []fault{{Status: 403, Body: secondaryBody}},
 			calls:  2,
 			sleeps: func(t *testing.T, d []time.Duration) {
 				if len(d) != 1 || d[0] < time.Minute {
@@ -55,7 +57,7 @@ func TestRetries(t *testing.T) {
 		},
 		{
 			name: "primary limit 403 waits until x-ratelimit-reset",
-			faults: []fault{{status: 403, body: `{"message":"API rate limit exceeded for installation ID 1."}`, header: map[string]string{
+			faults: []fault{{Status: 403, Body: `{"message":"API rate limit exceeded for installation ID 1."}`, Header: map[string]string{
 				"X-Ratelimit-Remaining": "0", "X-Ratelimit-Reset": strconv.FormatInt(start.Add(2*time.Minute).Unix(), 10),
 			}}},
 			calls:  2,
@@ -63,25 +65,25 @@ func TestRetries(t *testing.T) {
 		},
 		{
 			name:    "permission 403 is not retried",
-			faults:  []fault{{status: 403, body: notAccessible}},
+			faults:  []fault{{Status: 403, Body: notAccessible}},
 			calls:   1,
 			wantErr: "403 Resource not accessible by integration",
 		},
 		{
 			name:    "404 is not retried",
-			faults:  []fault{{status: 404, body: `{"message":"Not Found"}`}},
+			faults:  []fault{{Status: 404, Body: `{"message":"Not Found"}`}},
 			calls:   1,
 			wantErr: "404",
 		},
 		{
 			name:    "422 is not retried",
-			faults:  []fault{{status: 422, body: `{"message":"Validation Failed"}`}},
+			faults:  []fault{{Status: 422, Body: `{"message":"Validation Failed"}`}},
 			calls:   1,
 			wantErr: "422",
 		},
 		{
 			name:    "attempts are bounded",
-			faults:  repeat(fault{status: 502, body: badGateway}, 10),
+			faults:  repeat(fault{Status: 502, Body: badGateway}, 10),
 			policy:  RetryPolicy{MaxAttempts: 3},
 			calls:   3,
 			sleeps:  count(2),
@@ -89,7 +91,7 @@ func TestRetries(t *testing.T) {
 		},
 		{
 			name:    "total wait is bounded",
-			faults:  repeat(fault{status: 429, body: `{"message":"slow down"}`}, 10),
+			faults:  repeat(fault{Status: 429, Body: `{"message":"slow down"}`}, 10),
 			policy:  RetryPolicy{Budget: 3 * time.Minute, MaxAttempts: 10},
 			calls:   3,
 			sleeps:  exactly(time.Minute, 2*time.Minute),
@@ -97,7 +99,7 @@ func TestRetries(t *testing.T) {
 		},
 		{
 			name:    "slow response times out and is retried",
-			faults:  []fault{{delay: 400 * time.Millisecond}},
+			faults:  []fault{{Delay: 400 * time.Millisecond}},
 			timeout: 100 * time.Millisecond,
 			calls:   2,
 			sleeps:  count(1),
@@ -105,8 +107,8 @@ func TestRetries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFakeGitHub(t, "")
-			f.addFault(routeUser, tt.faults...)
+			f := fakegithub.New(t, "")
+			f.AddFault(routeUser, tt.faults...)
 			p, clk := newTestPublisher(t, f, tokPersonal, func(c *Config) {
 				c.Retry = tt.policy
 				if tt.timeout > 0 {
@@ -120,7 +122,7 @@ func TestRetries(t *testing.T) {
 			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 				t.Fatalf("want error with %q, got %v", tt.wantErr, err)
 			}
-			if n := f.callCount(routeUser); n != tt.calls {
+			if n := f.CallCount(routeUser); n != tt.calls {
 				t.Errorf("%d calls, want %d", n, tt.calls)
 			}
 			if tt.sleeps == nil {
@@ -132,9 +134,9 @@ func TestRetries(t *testing.T) {
 }
 
 func TestRetryStopsWhenContextEnds(t *testing.T) {
-	f := newFakeGitHub(t, "")
-	f.addFault(routeUser, fault{status: 429, body: `{"message":"slow down"}`})
-	p, err := New(Config{APIURL: f.apiURL(), Repo: "o/r", Token: tokPersonal})
+	f := fakegithub.New(t, "")
+	f.AddFault(routeUser, fault{Status: 429, Body: `{"message":"slow down"}`})
+	p, err := New(Config{APIURL: f.APIURL(), Repo: "o/r", Token: tokPersonal})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,12 +192,12 @@ func TestNoHardCodedGitHub(t *testing.T) {
 			t.Errorf("repository %q accepted", bad)
 		}
 	}
-	f := newFakeGitHub(t, "/api/v3")
+	f := fakegithub.New(t, "/api/v3")
 	p, _ := newTestPublisher(t, f, tokPersonal, nil)
 	if _, err := p.Author(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if f.callCount(routeUser) != 1 {
+	if f.CallCount(routeUser) != 1 {
 		t.Fatal("request did not reach the GHES-style API URL")
 	}
 	if got := p.RunURL(1); got != "https://ghes.example.test/Codertocat/Hello-World/actions/runs/1" {

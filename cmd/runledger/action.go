@@ -131,7 +131,7 @@ func (a *app) actionRun(in *actionInputs, st *store.Store) (*record.Record, erro
 		}
 	}
 	recs, err := capture.Run(st, capture.Options{
-		Name: in.name, Argv: []string{"sh", "-c", in.command}, Timeout: in.timeout,
+		Name: in.name, Argv: []string{"sh", "-c", in.command}, Timeout: in.timeout, Env: commandEnv(os.Environ()),
 		MaxLogBytes: in.maxLogBytes, Retries: in.retries, JUnit: junit,
 		CI: capture.CIFromEnv(a.getenv), Version: buildVersion(), Workspace: a.getenv("GITHUB_WORKSPACE"),
 		Stdin: nil, Stdout: a.stdout, Stderr: a.stderr, Cancel: wrapperSignals(),
@@ -143,6 +143,24 @@ func (a *app) actionRun(in *actionInputs, st *store.Store) (*record.Record, erro
 		return nil, err
 	}
 	return recs[len(recs)-1], err
+}
+
+// commandEnv is the environment a plain `run:` step would give the command:
+// the action's inputs (the token among them) and the Actions runtime's
+// credentials are the action's, not the tests'. A test that prints its
+// environment must not put a token into the logs, the artifact or the comment.
+func commandEnv(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(name, "INPUT_"),
+			name == "ACTIONS_RUNTIME_TOKEN", name == "ACTIONS_RESULTS_URL", name == "ACTIONS_RUNTIME_URL":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // published is what publishing produced, for the outputs.
@@ -172,6 +190,8 @@ func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store,
 	}
 	full, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: maxCommentBytes, ArtifactURL: out.artifactURL})
 	compact, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 4096, ArtifactURL: out.artifactURL})
+	// Second line of defence: the runner masks the log, not the comment.
+	full, compact = redact(full, in.token), redact(compact, in.token)
 	if in.comment != "false" {
 		url, w := a.comment(ctx, in, env, full, compact)
 		out.commentURL, out.warnings = url, append(out.warnings, w...)
@@ -311,4 +331,12 @@ func prFromRecords(dir string) int {
 		return nil
 	})
 	return pr
+}
+
+// redact replaces a secret in text that leaves the runner's masked log.
+func redact(text, secret string) string {
+	if len(secret) < 8 {
+		return text
+	}
+	return strings.ReplaceAll(text, secret, "***")
 }

@@ -57,3 +57,14 @@ func TestPRFromRecords(t *testing.T) {
 		t.Fatalf("pr %d, want 42", got)
 	}
 }
+
+func TestCommandEnv(t *testing.T) {
+	env := commandEnv([]string{"PATH=/bin", "INPUT_TOKEN=ghs_secret", "INPUT_COMMAND=make", "ACTIONS_RUNTIME_TOKEN=jwt",
+		"ACTIONS_RESULTS_URL=https://r", "GITHUB_SHA=abc", "ACTIONS_ID_TOKEN_REQUEST_URL=https://oidc"})
+	if got := strings.Join(env, " "); got != "PATH=/bin GITHUB_SHA=abc ACTIONS_ID_TOKEN_REQUEST_URL=https://oidc" {
+		t.Fatalf("command environment: %s", got)
+	}
+	if got := redact("token ghs_0123456789 in text", "ghs_0123456789"); got != "token *** in text" {
+		t.Fatalf("redact: %q", got)
+	}
+}

@@ -29,7 +29,8 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	for _, leg := range legs {
 		full, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 8192})
 		compact, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 2048})
-		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: leg.env.Status, Full: full, Compact: compact})
+		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: leg.env.Status,
+			Full: redact(full, in.token), Compact: redact(compact, in.token)})
 		overall.Runs = append(overall.Runs, leg.env.Runs...)
 		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
 	}
@@ -45,7 +46,10 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	}
 	if in.summary {
 		body, _ := report.RenderMarkdown(overall, report.MarkdownOptions{MaxBytes: maxCommentBytes})
-		if _, err := step.WriteSummary(body); err != nil {
+		for _, w := range pub.warnings {
+			body += "\n> runledger warning: " + report.EscapeInline(w) + "\n"
+		}
+		if _, err := step.WriteSummary(redact(body, in.token)); err != nil {
 			pub.warnings = append(pub.warnings, "job summary: "+err.Error())
 		}
 	}
@@ -61,8 +65,11 @@ func aggregateComment(ctx context.Context, cfg publish.Config, secs []publish.Se
 		return "", []string{"comment: " + err.Error()}
 	}
 	ref, err := p.FindPR(ctx)
-	if err != nil || ref.Source == "none" {
-		return "", []string{fmt.Sprintf("comment: no pull request (%v %s)", err, ref.Note)}
+	if err != nil {
+		return "", []string{"comment: " + err.Error()}
+	}
+	if ref.Source == "none" {
+		return "", []string{"comment: no pull request: " + ref.Note}
 	}
 	res, err := p.Aggregate(ctx, ref.Number, secs)
 	if err != nil {

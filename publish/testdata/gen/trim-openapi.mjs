@@ -5,7 +5,7 @@
 //
 // Usage (from publish/testdata/gen):
 //   see README.md; in short, with the package unpacked under oa/:
-//   node trim-openapi.mjs oa/package/generated/api.github.com.json ../github-openapi.json
+//   node trim-openapi.mjs oa/package/generated/api.github.com.json ../../../internal/fakegithub/github-openapi.json
 import { readFileSync, writeFileSync } from "node:fs";
 
 const [src, dst] = process.argv.slice(2);
