@@ -264,7 +264,7 @@ func (a *app) comment(ctx context.Context, in *actionInputs, env *report.Envelop
 	}
 	res, err := p.Upsert(ctx, ref.Number, publish.Section{
 		Key:   strings.Join([]string{a.getenv("GITHUB_WORKFLOW"), a.getenv("GITHUB_JOB"), in.name}, "/"),
-		Title: title, Status: env.Status, Full: full, Compact: compact,
+		Title: title, Status: statusLine(env, in.token), Full: full, Compact: compact,
 	})
 	if err != nil {
 		return res.CommentURL, append(res.Warnings, "comment: "+err.Error())
@@ -339,4 +339,34 @@ func redact(text, secret string) string {
 		return text
 	}
 	return strings.ReplaceAll(text, secret, "***")
+}
+
+// statusLine is a section's one-line verdict. When a later result replaces
+// it, the comment keeps it as history, so it follows the compaction rules
+// by itself: a failed run's line carries its <<cg:HASH>> marker and where
+// its log is, a passed run's line is just that.
+func statusLine(env *report.Envelope, token string) string {
+	parts := []string{"**" + env.Status + "**"}
+	for _, r := range env.Runs {
+		p := fmt.Sprintf("%s attempt %d: %s", report.EscapeInline(redact(r.Name, token)), r.Attempt, r.Status)
+		switch {
+		case r.TimedOut:
+			p += " (timed out)"
+		case r.ExitCode != nil && *r.ExitCode != 0:
+			p += fmt.Sprintf(" (exit %d)", *r.ExitCode)
+		}
+		if s := r.Summary; s.Failed != nil && s.Tests != nil {
+			p += fmt.Sprintf(", %d/%d tests failed (%s)", *s.Failed, *s.Tests, s.Source)
+		}
+		if out, ok := r.Logs["output"]; ok && r.Status != "passed" && len(out.SHA256) >= 16 {
+			// In a code span the marker shows as written, and the raw body
+			// that agents read holds its exact bytes.
+			p += fmt.Sprintf(" `<<cg:%s>>` run %s", out.SHA256[:16], r.ID)
+			if out.Artifact != "" {
+				p += " in artifact " + report.EscapeInline(out.Artifact)
+			}
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " · ")
 }

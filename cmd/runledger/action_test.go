@@ -8,6 +8,7 @@ import (
 
 	"github.com/runledger/runledger/capture"
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/store"
 )
 
@@ -66,5 +67,20 @@ func TestCommandEnv(t *testing.T) {
 	}
 	if got := redact("token ghs_0123456789 in text", "ghs_0123456789"); got != "token *** in text" {
 		t.Fatalf("redact: %q", got)
+	}
+}
+
+func TestStatusLine(t *testing.T) {
+	one, three, ten := 1, 3, 10
+	env := &report.Envelope{Status: "failed", Runs: []report.Run{
+		{ID: "r1", Name: "unit", Attempt: 2, Status: "failed", ExitCode: &one,
+			Summary: report.Summary{Source: "go", Failed: &three, Tests: &ten},
+			Logs:    map[string]report.Log{"output": {SHA256: strings.Repeat("ab", 32), Artifact: "runledger-test"}}},
+		{ID: "r2", Name: "lint", Attempt: 1, Status: "passed", Logs: map[string]report.Log{"output": {SHA256: strings.Repeat("cd", 32)}}},
+	}}
+	got := statusLine(env, "")
+	want := "**failed** · unit attempt 2: failed (exit 1), 3/10 tests failed (go) `<<cg:abababababababab>>` run r1 in artifact runledger-test · lint attempt 1: passed"
+	if got != want {
+		t.Fatalf("status line\n got %s\nwant %s", got, want)
 	}
 }

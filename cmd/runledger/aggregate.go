@@ -29,7 +29,7 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	for _, leg := range legs {
 		full, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 8192})
 		compact, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 2048})
-		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: leg.env.Status,
+		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: statusLine(leg.env, in.token),
 			Full: redact(full, in.token), Compact: redact(compact, in.token)})
 		overall.Runs = append(overall.Runs, leg.env.Runs...)
 		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
