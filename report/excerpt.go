@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -181,21 +180,163 @@ const exScanPrefix = 4096
 type exScanner struct {
 	opts     ExcerptOptions
 	lineNo   int64
-	before   []exLine // last few lines of the current segment
-	tail     []exLine // last TailLines lines of the current segment
+	recent   exRing // last lines of the current segment: context before a hit, and the tail
 	head     *exRange
 	headDone bool
 	open     []*exRange
 	done     []*exRange
 	counts   map[string]int
 	last     map[string][]*exRange // summary kinds keep their last hits
-	prefix   []byte
+	lines    exLineReader
 }
 
 func newExScanner(opts ExcerptOptions) *exScanner {
 	return &exScanner{opts: opts, lineNo: 1, counts: map[string]int{},
-		last: map[string][]*exRange{}, prefix: make([]byte, 0, exScanPrefix)}
+		last: map[string][]*exRange{}, recent: newExRing(max(exMaxBefore, opts.TailLines))}
 }
+
+// exRing keeps the last lines seen, oldest first.
+type exRing struct {
+	buf      []exLine
+	first, n int
+}
+
+func newExRing(size int) exRing { return exRing{buf: make([]exLine, size)} }
+
+func (r *exRing) push(l exLine) {
+	if r.n < len(r.buf) {
+		r.buf[r.n] = l // not yet wrapped: first is 0
+		r.n++
+		return
+	}
+	r.buf[r.first] = l
+	if r.first++; r.first == len(r.buf) {
+		r.first = 0
+	}
+}
+
+// back returns the k-th line from the newest (0 is the newest).
+func (r *exRing) back(k int) exLine {
+	i := r.first + r.n - 1 - k
+	if i >= len(r.buf) {
+		i -= len(r.buf)
+	}
+	return r.buf[i]
+}
+
+func (r *exRing) reset() { r.first, r.n = 0, 0 }
+
+// exReadBlock is how much a scan reads at once.
+const exReadBlock = 1 << 20
+
+// exLineReader splits a segment into lines with one bounded buffer,
+// handing out each line's first exScanPrefix bytes without copying them.
+type exLineReader struct {
+	r      io.Reader
+	buf    []byte
+	pos, n int
+	eof    bool
+	keep   []byte // the prefix of a line longer than what is buffered
+	// escAt and crAt index the next ESC and CR in buf[pos:n] (n when there
+	// is none): lines before them need no terminal cleaning.
+	escAt, crAt int
+}
+
+func (xr *exLineReader) find(from int, c byte) int {
+	if i := bytes.IndexByte(xr.buf[from:xr.n], c); i >= 0 {
+		return from + i
+	}
+	return xr.n
+}
+
+// dirty reports whether the line ending at b may hold an ESC or CR, moving
+// the markers past it.
+func (xr *exLineReader) dirty(b int) bool {
+	d := false
+	if xr.escAt < b {
+		d, xr.escAt = true, xr.find(b, 0x1b)
+	}
+	if xr.crAt < b {
+		d, xr.crAt = true, xr.find(b, '\r')
+	}
+	return d
+}
+
+func (xr *exLineReader) reset(r io.Reader) {
+	if xr.buf == nil {
+		xr.buf = make([]byte, exReadBlock)
+	}
+	xr.r, xr.pos, xr.n, xr.eof, xr.escAt, xr.crAt = r, 0, 0, false, 0, 0
+}
+
+// next returns the next line's first exScanPrefix bytes (valid until the
+// next call), its length and whether it ends with a newline; length 0 at
+// the end. A line without ESC or CR is clean.
+func (xr *exLineReader) next() (prefix []byte, n int64, nl, clean bool, err error) {
+	for {
+		win := xr.buf[xr.pos:xr.n]
+		if i := bytes.IndexByte(win, '\n'); i >= 0 {
+			xr.pos += i + 1
+			return win[:min(i+1, exScanPrefix)], int64(i + 1), true, !xr.dirty(xr.pos), nil
+		}
+		if xr.eof {
+			xr.pos = xr.n
+			return win[:min(len(win), exScanPrefix)], int64(len(win)), false, !xr.dirty(xr.pos), nil
+		}
+		if len(win) >= exScanPrefix {
+			return xr.long()
+		}
+		if err := xr.fill(); err != nil {
+			return nil, 0, false, false, err
+		}
+	}
+}
+
+// long reads a line longer than what is buffered, keeping its prefix.
+func (xr *exLineReader) long() (prefix []byte, n int64, nl, clean bool, err error) {
+	xr.keep = append(xr.keep[:0], xr.buf[xr.pos:xr.pos+exScanPrefix]...)
+	for {
+		win := xr.buf[xr.pos:xr.n]
+		if i := bytes.IndexByte(win, '\n'); i >= 0 {
+			xr.pos += i + 1
+			xr.resync()
+			return xr.keep, n + int64(i+1), true, false, nil
+		}
+		n += int64(len(win))
+		xr.pos = xr.n
+		if xr.eof {
+			return xr.keep, n, false, false, nil
+		}
+		if err := xr.fill(); err != nil {
+			return nil, 0, false, false, err
+		}
+	}
+}
+
+func (xr *exLineReader) fill() error {
+	if xr.pos > 0 {
+		xr.n = copy(xr.buf, xr.buf[xr.pos:xr.n])
+		xr.pos = 0
+	}
+	for xr.n < len(xr.buf) {
+		k, err := xr.r.Read(xr.buf[xr.n:])
+		xr.n += k
+		if err == io.EOF {
+			xr.eof = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if k > 0 {
+			break
+		}
+	}
+	xr.resync()
+	return nil
+}
+
+func (xr *exLineReader) resync() { xr.escAt, xr.crAt = xr.find(xr.pos, 0x1b), xr.find(xr.pos, '\r') }
 
 // scanSegment reads the stored bytes [start, end) line by line. Context and
 // open blocks end at the segment's end: the next segment follows a gap.
@@ -204,16 +345,20 @@ func (sc *exScanner) scanSegment(ra io.ReaderAt, start, end int64) error {
 		sc.closeAll()
 		return nil
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(ra, start, end-start), 64<<10)
+	sc.lines.reset(io.NewSectionReader(ra, start, end-start))
 	off := start
-	sc.before, sc.tail = sc.before[:0], sc.tail[:0]
+	sc.recent.reset()
 	for off < end {
-		l, err := sc.readLine(br, off)
+		prefix, n, nl, clean, err := sc.lines.next()
+		if err == nil && n == 0 {
+			err = io.ErrUnexpectedEOF
+		}
 		if err != nil {
 			return fmt.Errorf("read at %d: %w", off, err)
 		}
+		l := exLine{start: off, end: off + n, no: sc.lineNo, nl: nl}
 		off = l.end
-		sc.line(l)
+		sc.line(l, prefix, clean)
 		if l.nl {
 			sc.lineNo++
 		}
@@ -222,37 +367,18 @@ func (sc *exScanner) scanSegment(ra io.ReaderAt, start, end int64) error {
 	return nil
 }
 
-// readLine reads one line starting at off, keeping only its first
-// exScanPrefix bytes in sc.prefix, however long the line is.
-func (sc *exScanner) readLine(br *bufio.Reader, off int64) (exLine, error) {
-	l := exLine{start: off, end: off, no: sc.lineNo}
-	sc.prefix = sc.prefix[:0]
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if room := exScanPrefix - len(sc.prefix); room > 0 {
-			sc.prefix = append(sc.prefix, chunk[:min(room, len(chunk))]...)
-		}
-		l.end += int64(len(chunk))
-		switch {
-		case err == nil:
-			l.nl = true
-			return l, nil
-		case err == bufio.ErrBufferFull:
-			continue
-		case err == io.EOF && l.end > l.start:
-			return l, nil
-		case err == io.EOF:
-			return l, io.ErrUnexpectedEOF
-		default:
-			return l, err
-		}
-	}
-}
-
 // line handles one line: it extends open blocks, then records a hit.
-func (sc *exScanner) line(l exLine) {
-	view := exMatchView(sc.prefix)
-	trimmed := bytes.TrimLeft(view, " \t")
+func (sc *exScanner) line(l exLine, prefix []byte, clean bool) {
+	view := prefix
+	if !clean {
+		view = exMatchView(prefix)
+	} else if n := len(view); n > 0 && view[n-1] == '\n' {
+		view = view[:n-1]
+	}
+	trimmed := view
+	for len(trimmed) > 0 && (trimmed[0] == ' ' || trimmed[0] == '\t') {
+		trimmed = trimmed[1:]
+	}
 	indented := len(trimmed) < len(view) && len(trimmed) > 0
 	p := exMatch(trimmed, indented)
 	stopsSection := p != nil && (p.section || p.rank == exRankSummary)
@@ -264,6 +390,9 @@ func (sc *exScanner) line(l exLine) {
 }
 
 func (sc *exScanner) extendOpen(l exLine, indented, sectionStart bool) {
+	if len(sc.open) == 0 {
+		return
+	}
 	kept := sc.open[:0]
 	for _, r := range sc.open {
 		if !r.dropped && r.extend(l, indented, sectionStart, sc.opts.MaxBytes) {
@@ -310,8 +439,8 @@ func (sc *exScanner) hit(l exLine, p *exPattern) {
 		r.end = l.start + sc.opts.MaxBytes
 		r.afterLeft = 0
 	} else {
-		for i := len(sc.before) - 1; i >= 0 && len(sc.before)-i <= p.before; i-- {
-			b := sc.before[i]
+		for k := 0; k < min(sc.recent.n, p.before); k++ {
+			b := sc.recent.back(k)
 			if r.end-b.start > sc.opts.MaxBytes {
 				break
 			}
@@ -336,20 +465,14 @@ func (sc *exScanner) hit(l exLine, p *exPattern) {
 
 // remember keeps the context ring, the fallback head and the tail ring.
 func (sc *exScanner) remember(l exLine) {
-	if len(sc.before) == exMaxBefore {
-		copy(sc.before, sc.before[1:])
-		sc.before = sc.before[:exMaxBefore-1]
-	}
-	sc.before = append(sc.before, l)
-	if len(sc.tail) == sc.opts.TailLines {
-		copy(sc.tail, sc.tail[1:])
-		sc.tail = sc.tail[:len(sc.tail)-1]
-	}
-	sc.tail = append(sc.tail, l)
+	sc.recent.push(l)
 	sc.extendHead(l)
 }
 
 func (sc *exScanner) extendHead(l exLine) {
+	if sc.headDone {
+		return
+	}
 	switch {
 	case sc.headDone:
 	case sc.head == nil:
@@ -397,14 +520,14 @@ func (sc *exScanner) finish() []*exRange {
 // tailRange covers the last lines of the last segment within MaxBytes; a
 // last line longer than that is clipped to its final MaxBytes bytes.
 func (sc *exScanner) tailRange() *exRange {
-	last := sc.tail[len(sc.tail)-1]
+	last := sc.recent.back(0)
 	r := newExRange(last, exRankTail)
 	if last.end-last.start > sc.opts.MaxBytes {
 		r.start = last.end - sc.opts.MaxBytes
 		return r
 	}
-	for i := len(sc.tail) - 2; i >= 0; i-- {
-		l := sc.tail[i]
+	for k := 1; k < min(sc.recent.n, sc.opts.TailLines); k++ {
+		l := sc.recent.back(k)
 		if r.end-l.start > sc.opts.MaxBytes || l.end != r.start {
 			break
 		}
@@ -541,8 +664,16 @@ func exRuneCut(b []byte, n int) int {
 // exMatchView is the part of a line patterns are matched against: the last
 // \r segment with terminal escapes removed.
 func exMatchView(prefix []byte) []byte {
-	p := bytes.TrimSuffix(bytes.TrimSuffix(prefix, []byte{'\n'}), []byte{'\r'})
-	p = exLastSegment(p)
+	p := prefix
+	if n := len(p); n > 0 && p[n-1] == '\n' {
+		p = p[:n-1]
+	}
+	if n := len(p); n > 0 && p[n-1] == '\r' {
+		p = p[:n-1]
+	}
+	if bytes.IndexByte(p, '\r') >= 0 {
+		p = exLastSegment(p)
+	}
 	if bytes.IndexByte(p, 0x1b) < 0 {
 		return p
 	}
@@ -579,7 +710,10 @@ type exPattern struct {
 	after   int
 	mode    exMode
 	section bool // starts a section: ends an open exModeSection block
-	match   func(t []byte, indented bool) bool
+	// first lists the bytes a matching line can start with; empty means
+	// any. It only lets exMatch skip patterns that cannot match.
+	first string
+	match func(t []byte, indented bool) bool
 }
 
 func exPrefix(ps ...string) func([]byte, bool) bool {
@@ -609,81 +743,116 @@ var (
 	exPytestSum  = regexp.MustCompile(`^(=+ )?\d+ (passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.* in [0-9.]+s\b`)
 	exMavenTag   = regexp.MustCompile(`^\[[A-Z]+\] `)
 	exMochaSum   = regexp.MustCompile(`^\d+ (passing|failing|pending)\b`)
+	exPytestHead = regexp.MustCompile(`^=+ (FAILURES|ERRORS) =+$`)
 )
 
 // exPatterns lists every structural line, best reason first; the first
 // match wins. Order within a reason only matters for overlapping matchers.
 var exPatterns = []*exPattern{
-	{kind: "go-fail", rank: exRankFailure, before: 3, after: 20, mode: exModeIndented, section: true,
+	{kind: "go-fail", first: "-", rank: exRankFailure, before: 3, after: 20, mode: exModeIndented, section: true,
 		match: exPrefix("--- FAIL: ")},
-	{kind: "go-assert", rank: exRankFailure, before: 1, after: 10, mode: exModeIndented,
+	{kind: "go-assert", first: exWordBytes + "./-", rank: exRankFailure, before: 1, after: 10, mode: exModeIndented,
 		match: func(t []byte, ind bool) bool {
 			return ind && bytes.Contains(t, []byte("_test.go:")) && exGoAssert.Match(t)
 		}},
-	{kind: "pytest-header", rank: exRankFailure, after: 2, mode: exModeLines, section: true,
-		match: exRegexp("=", `^=+ (FAILURES|ERRORS) =+$`)},
-	{kind: "pytest-section", rank: exRankFailure, after: 30, mode: exModeSection, section: true,
+	{kind: "pytest-header", first: "=", rank: exRankFailure, after: 2, mode: exModeLines, section: true,
+		match: func(t []byte, _ bool) bool { return t[len(t)-1] == '=' && exPytestHead.Match(t) }},
+	{kind: "pytest-section", first: "_", rank: exRankFailure, after: 30, mode: exModeSection, section: true,
 		match: exRegexp("___", `^_{3,} .+ _{3,}$`)},
-	{kind: "pytest-assert", rank: exRankFailure, before: 2, after: 4, mode: exModeLines,
+	{kind: "pytest-assert", first: "E", rank: exRankFailure, before: 2, after: 4, mode: exModeLines,
 		match: exPrefix("E   ")},
-	{kind: "pytest-failed", rank: exRankFailure, mode: exModeLines, match: exPrefix("FAILED ")},
-	{kind: "cargo-section", rank: exRankFailure, after: 20, mode: exModeSection, section: true,
+	{kind: "pytest-failed", first: "F", rank: exRankFailure, mode: exModeLines, match: exPrefix("FAILED ")},
+	{kind: "cargo-section", first: "-", rank: exRankFailure, after: 20, mode: exModeSection, section: true,
 		match: exRegexp("---- ", `^---- .+ std(out|err) ----$`)},
-	{kind: "cargo-panic", rank: exRankFailure, before: 1, after: 6, mode: exModeLines,
+	{kind: "cargo-panic", first: "t", rank: exRankFailure, before: 1, after: 6, mode: exModeLines,
 		match: exRegexp("thread '", `^thread '.*' panicked at`)},
-	{kind: "jest-cross", rank: exRankFailure, mode: exModeLines,
+	{kind: "jest-cross", first: "\xe2\xc3", rank: exRankFailure, mode: exModeLines,
 		match: exPrefix("✕ ", "× ", "✖ ", "✗ ")},
-	{kind: "jest-file", rank: exRankFailure, mode: exModeLines, match: exPrefix("FAIL  ")},
-	{kind: "jest-detail", rank: exRankFailure, after: 25, mode: exModeSection, section: true,
+	{kind: "jest-file", first: "F", rank: exRankFailure, mode: exModeLines, match: exPrefix("FAIL  ")},
+	{kind: "jest-detail", first: "\xe2", rank: exRankFailure, after: 25, mode: exModeSection, section: true,
 		match: exPrefix("● ")},
-	{kind: "tap-not-ok", rank: exRankFailure, after: 20, mode: exModeIndented,
+	{kind: "tap-not-ok", first: "n", rank: exRankFailure, after: 20, mode: exModeIndented,
 		match: exPrefix("not ok ")},
 
-	{kind: "go-panic", rank: exRankError, before: 3, after: 20, mode: exModeLines, match: exPrefix("panic: ")},
-	{kind: "goroutine", rank: exRankError, after: 20, mode: exModeLines,
+	{kind: "go-panic", first: "p", rank: exRankError, before: 3, after: 20, mode: exModeLines, match: exPrefix("panic: ")},
+	{kind: "goroutine", first: "g", rank: exRankError, after: 20, mode: exModeLines,
 		match: exRegexp("goroutine ", `^goroutine \d+ \[running\]:`)},
-	{kind: "traceback", rank: exRankError, before: 1, after: 40, mode: exModeTrace,
+	{kind: "traceback", first: "T", rank: exRankError, before: 1, after: 40, mode: exModeTrace,
 		match: exPrefix("Traceback (most recent call last):")},
 	{kind: "compile", rank: exRankError, before: 1, after: 3, mode: exModeLines,
 		match: func(t []byte, _ bool) bool {
-			return bytes.IndexByte(t, ':') > 0 && exCompileErr.Match(t)
+			return exMaybeCompileErr(t) && exCompileErr.Match(t)
 		}},
-	{kind: "rust-error", rank: exRankError, after: 10, mode: exModeLines,
+	{kind: "rust-error", first: "e", rank: exRankError, after: 10, mode: exModeLines,
 		match: exRegexp("error", `^error(\[E\d+\])?: `)},
-	{kind: "npm", rank: exRankError, after: 3, mode: exModeLines, match: exPrefix("npm ERR! ", "npm error ")},
-	{kind: "exception", rank: exRankError, before: 1, after: 12, mode: exModeIndented,
+	{kind: "npm", first: "n", rank: exRankError, after: 3, mode: exModeLines, match: exPrefix("npm ERR! ", "npm error ")},
+	{kind: "exception", first: exLetters + "_", rank: exRankError, before: 1, after: 12, mode: exModeIndented,
 		match: func(t []byte, _ bool) bool {
 			return (bytes.Contains(t, []byte("Error:")) || bytes.Contains(t, []byte("Exception:"))) &&
 				exException.Match(t)
 		}},
-	{kind: "fatal", rank: exRankError, before: 2, after: 5, mode: exModeLines,
+	{kind: "fatal", first: "Ff", rank: exRankError, before: 2, after: 5, mode: exModeLines,
 		match: exPrefix("FATAL", "fatal error: ", "fatal: ")},
-	{kind: "build-failure", rank: exRankError, before: 2, after: 10, mode: exModeLines,
+	{kind: "build-failure", first: "[BF", rank: exRankError, before: 2, after: 10, mode: exModeLines,
 		match: func(t []byte, _ bool) bool {
 			t = exStripTag(t)
 			return exPrefix("BUILD FAILURE", "BUILD FAILED", "FAILURE: Build failed")(t, false)
 		}},
 
-	{kind: "go-pkg-fail", rank: exRankSummary, match: exPrefix("FAIL\t")},
-	{kind: "go-pkg-ok", rank: exRankSummary, match: exPrefix("ok  \t")},
-	{kind: "pytest-summary", rank: exRankSummary,
+	{kind: "go-pkg-fail", first: "F", rank: exRankSummary, match: exPrefix("FAIL\t")},
+	{kind: "go-pkg-ok", first: "o", rank: exRankSummary, match: exPrefix("ok  \t")},
+	{kind: "pytest-summary", first: "=" + exDigits, rank: exRankSummary,
 		match: func(t []byte, _ bool) bool {
-			return len(t) > 0 && (t[0] == '=' || (t[0] >= '0' && t[0] <= '9')) && exPytestSum.Match(t)
+			return exMaybePytestSum(t) && exPytestSum.Match(t)
 		}},
-	{kind: "cargo-result", rank: exRankSummary, match: exPrefix("test result: ")},
-	{kind: "jest-summary", rank: exRankSummary, after: 2, mode: exModeLines, match: exPrefix("Tests:", "Test Suites:")},
-	{kind: "tap-summary", rank: exRankSummary,
+	{kind: "cargo-result", first: "t", rank: exRankSummary, match: exPrefix("test result: ")},
+	{kind: "jest-summary", first: "T", rank: exRankSummary, after: 2, mode: exModeLines, match: exPrefix("Tests:", "Test Suites:")},
+	{kind: "tap-summary", first: "#", rank: exRankSummary,
 		match: exRegexp("# ", `^# (tests|suites|pass|fail|cancelled|skipped|todo) \d+$`)},
-	{kind: "mocha-summary", rank: exRankSummary,
+	{kind: "mocha-summary", first: exDigits, rank: exRankSummary,
 		match: func(t []byte, _ bool) bool {
 			return t[0] >= '0' && t[0] <= '9' && exMochaSum.Match(t)
 		}},
-	{kind: "unittest-summary", rank: exRankSummary, match: exRegexp("Ran ", `^Ran \d+ tests? in `)},
-	{kind: "build-success", rank: exRankSummary,
+	{kind: "unittest-summary", first: "R", rank: exRankSummary, match: exRegexp("Ran ", `^Ran \d+ tests? in `)},
+	{kind: "build-success", first: "[B", rank: exRankSummary,
 		match: func(t []byte, _ bool) bool {
 			t = exStripTag(t)
 			return exPrefix("BUILD SUCCESS")(t, false)
 		}},
+}
+
+// exMaybeCompileErr is a necessary condition for exCompileErr: a run of
+// bytes other than blanks, ':', '(' and ')' that ends with `.ext` and is
+// followed by ':' or '('.
+func exMaybeCompileErr(t []byte) bool {
+	r := 0
+	for r < len(t) && !exNotPath[t[r]] {
+		r++
+	}
+	if r == 0 || r == len(t) || (t[r] != ':' && t[r] != '(') {
+		return false
+	}
+	dot := bytes.LastIndexByte(t[:r], '.')
+	return dot > 0 && dot < r-1
+}
+
+// exNotPath is the complement of exCompileErr's [^\s:()].
+var exNotPath = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': true, ':': true, '(': true, ')': true}
+
+// exMaybePytestSum is a necessary condition for exPytestSum: a digit, after
+// a run of '=' and a blank if the line starts with '='.
+func exMaybePytestSum(t []byte) bool {
+	i := 0
+	for i < len(t) && t[i] == '=' {
+		i++
+	}
+	if i > 0 {
+		if i == len(t) || t[i] != ' ' {
+			return false
+		}
+		i++
+	}
+	return i < len(t) && t[i] >= '0' && t[i] <= '9'
 }
 
 // exStripTag drops a Maven-style "[INFO] " level tag.
@@ -694,12 +863,31 @@ func exStripTag(t []byte) []byte {
 	return t[len(exMavenTag.Find(t)):]
 }
 
+const (
+	exDigits    = "0123456789"
+	exLetters   = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	exWordBytes = exLetters + exDigits + "_"
+)
+
+// exByFirst lists, for each first byte, the patterns that can match a line
+// starting with it, in exPatterns order.
+var exByFirst = func() (t [256][]*exPattern) {
+	for _, p := range exPatterns {
+		for c := range t {
+			if p.first == "" || strings.IndexByte(p.first, byte(c)) >= 0 {
+				t[c] = append(t[c], p)
+			}
+		}
+	}
+	return t
+}()
+
 // exMatch returns the first pattern matching a trimmed line, or nil.
 func exMatch(t []byte, indented bool) *exPattern {
 	if len(t) == 0 {
 		return nil
 	}
-	for _, p := range exPatterns {
+	for _, p := range exByFirst[t[0]] {
 		if p.match(t, indented) {
 			return p
 		}

@@ -503,5 +503,123 @@ func FuzzSelectExcerpts(f *testing.F) {
 			t.Fatal(err)
 		}
 		selectFile(t, path, ExcerptOptions{MaxBytes: int64(capBytes) + 1, MaxLineBytes: 16})
+		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+			checkExMatch(t, l[:min(len(l), exScanPrefix)])
+		}
 	})
+}
+
+// BenchmarkSelectExcerptsGoVerbose: SelectExcerpts over a 64 MiB `go test
+// -v` log with one failing test in the middle.
+func BenchmarkSelectExcerptsGoVerbose(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "stdout.log")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	block := strings.Repeat("=== RUN   TestMany\n--- PASS: TestMany (0.00s)\n", 4096)
+	const size = 64 << 20
+	for n := 0; n < size; n += len(block) {
+		if n <= size/2 && n+len(block) > size/2 {
+			w.WriteString("--- FAIL: TestMiddle (0.01s)\n    middle_test.go:42: want 2, got 3\n")
+		}
+		w.WriteString(block)
+	}
+	w.WriteString("FAIL\nFAIL\texample.com/pkg\t12.345s\n")
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		ex, err := SelectExcerpts(f, st.Size(), "stdout", ExcerptOptions{})
+		if err != nil || len(ex) == 0 || ex[0].Reason != "failure" {
+			b.Fatalf("excerpts: %+v %v", ex, err)
+		}
+	}
+	f.Close()
+}
+
+// exMatchLinear is exMatch without the first-byte table: every pattern in
+// order, as the table must reproduce.
+func exMatchLinear(t []byte, indented bool) *exPattern {
+	if len(t) == 0 {
+		return nil
+	}
+	for _, p := range exPatterns {
+		if p.match(t, indented) {
+			return p
+		}
+	}
+	return nil
+}
+
+// exMatchCorpus is every line of the committed sample logs plus lines made
+// to sit at the edge of each pattern.
+func exMatchCorpus(t testing.TB) [][]byte {
+	lines := [][]byte{}
+	for _, glob := range []string{"testdata/excerpt/*", "runners/testdata/*.log"} {
+		paths, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, bytes.Split(b, []byte("\n"))...)
+		}
+	}
+	for _, l := range []string{
+		"main.go:3:4: undefined: x", "a.b.c:1:2: x", ".go:1:2: x", "x.:1:2: y", "src/x.cs(3,4): error CS1",
+		"x.y (1,2): error", "x.é:1:2: y", "\xffa.b:1:2: y", "==== 1 failed in 0.1s ====", "= 2 passed in 1s",
+		"==x 1 passed in 1s", "3 passed in 0.2s", "=== FAILURES ===", "== ERRORS ==", "=== FAILURES === x",
+		"_Error: boom", "ValueError: bad", "x.Exception:", "✕ adds", "× adds", "✗ adds", "● suite › t",
+		"[INFO] BUILD SUCCESS", "[ERROR] BUILD FAILURE", "[] BUILD FAILED", "FAILURE: Build failed with",
+		"fatal: not a repo", "FATAL x", "error[E0308]: mismatched", "error: x", "npm ERR! code 1",
+		"goroutine 1 [running]:", "thread 'main' panicked at src/main.rs:2:5:", "Ran 3 tests in 0.1s",
+		"# tests 3", "2 passing (3ms)", "Tests:       1 failed", "Test Suites: 1 failed",
+		"x_test.go:12: want", "a/b/x_test.go:1: got", "E   assert 1 == 2", "____ test_x ____",
+		"---- t stdout ----", "--- FAIL: TestX (0.00s)", "not ok 1 - x", "panic: boom", "ok  \tpkg\t0.1s",
+		"FAIL\tpkg\t0.1s", "FAIL  src/x.test.js", "FAILED t.py::x", "Traceback (most recent call last):",
+		"test result: ok. 1 passed", "=", "-", "\xe2", "\xc3",
+	} {
+		lines = append(lines, []byte(l))
+	}
+	return lines
+}
+
+// TestExMatchTable: dispatching on the first byte and the cheap checks
+// before each regexp pick the same pattern as trying every pattern.
+func TestExMatchTable(t *testing.T) {
+	for _, l := range exMatchCorpus(t) {
+		checkExMatch(t, l)
+	}
+}
+
+// checkExMatch checks the shortcuts of matching one line (a line prefix,
+// newline included if any) against the plain way.
+func checkExMatch(t *testing.T, l []byte) {
+	t.Helper()
+	view := bytes.TrimLeft(exMatchView(l), " \t")
+	for _, ind := range []bool{false, true} {
+		if got, want := exMatch(view, ind), exMatchLinear(view, ind); got != want {
+			t.Errorf("%q (indented %v): table picks %v, every pattern in order %v", view, ind, got, want)
+		}
+	}
+	if exCompileErr.Match(view) && !exMaybeCompileErr(view) {
+		t.Errorf("%q: exMaybeCompileErr rejects a compile error", view)
+	}
+	if exPytestSum.Match(view) && !exMaybePytestSum(view) {
+		t.Errorf("%q: exMaybePytestSum rejects a pytest summary", view)
+	}
+	if exPytestHead.Match(view) && view[len(view)-1] != '=' {
+		t.Errorf("%q: a pytest header that does not end with '='", view)
+	}
 }

@@ -1,6 +1,8 @@
 package runners
 
 import (
+	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -18,8 +20,15 @@ type attempt struct {
 	skipped  *int
 	errors   *int
 	failures []Failure
+	omitted  int   // failing tests past maxNamed: counted, not named
 	at       int64 // offset of the line that ended it
 }
+
+// maxNamed bounds the failing tests named per result block and per
+// summary, so a log with millions of failing tests keeps memory flat. The
+// counts always cover every test; Summary.FailuresOmitted and Note say how
+// many names are missing. A variable so that tests can lower it.
+var maxNamed = 10000
 
 // parser reads one runner's output. feed reports whether the line changed the
 // parser's state; only such lines may influence counts or names, which is
@@ -30,27 +39,42 @@ type parser interface {
 	end(ws string) []attempt
 }
 
-func newParsers() []parser {
-	return []parser{
-		&goParser{}, &gotestsumParser{}, &pytestParser{}, &cargoParser{},
+// state feeds every line to every parser. The parsers the fast paths must
+// know about are kept by type as well.
+type state struct {
+	parsers []parser
+	golang  *goParser
+	cargo   *cargoParser
+	mocha   *mochaParser
+	ws      string
+	spans   spanSet
+}
+
+func newState() *state {
+	st := &state{golang: &goParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}}
+	st.parsers = []parser{
+		st.golang, &gotestsumParser{}, &pytestParser{}, st.cargo,
 		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, &jestParser{},
-		&mochaParser{}, &surefireParser{}, &gradleParser{},
+		st.mocha, &surefireParser{}, &gradleParser{},
 	}
+	return st
 }
 
 // npmBanner is npm's `> pkg@1.0.0 test` line; it tells workspaces apart, so
 // `npm test --workspaces` sums its runs instead of taking them for retries.
 var npmBanner = regexp.MustCompile(`^> (\S+@\S+) \S+$`)
 
-type state struct {
-	parsers []parser
-	ws      string
-	spans   []Span
-}
-
-func newState() *state { return &state{parsers: newParsers()} }
-
 func (st *state) feed(l *line) {
+	if !noFast && !st.wants(l) {
+		return
+	}
+	if used, ok := st.golang.fast(l, !noFast && st.quiet(l)); ok {
+		if used {
+			st.spans.add(l)
+		}
+		return
+	}
+	l.materialize()
 	used := false
 	if strings.HasPrefix(l.text, "> ") {
 		if m := npmBanner.FindStringSubmatch(l.text); m != nil {
@@ -63,16 +87,90 @@ func (st *state) feed(l *line) {
 		}
 	}
 	if used {
-		st.addSpan(l)
+		st.spans.add(l)
 	}
 }
 
-func (st *state) addSpan(l *line) {
-	if n := len(st.spans); n > 0 && st.spans[n-1].End == l.start {
-		st.spans[n-1].End, st.spans[n-1].LastLine = l.end, l.num
-		return
+// noFast turns the byte-level shortcuts (wants and the go fast path) off,
+// for tests that compare them with every parser reading every line.
+var noFast = false
+
+// wants reports whether any parser may act on l. It is the union of the
+// parsers' own entry checks (see each feed), done on bytes, so the lines
+// no parser cares about, most of any log, cost no allocation and no
+// regexp. A parser that starts acting on another line shape must be added
+// here.
+func (st *state) wants(l *line) bool {
+	if st.mocha.title != nil || st.cargo.msgOf != "" {
+		return true // both take whatever line comes next
 	}
-	st.spans = append(st.spans, Span{Start: l.start, End: l.end, FirstLine: l.num, LastLine: l.num})
+	t := l.trimB
+	if len(t) == 0 {
+		return false
+	}
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) {
+		return true
+	}
+	// go and gotestsum attach `file.go:12: message` lines to failures.
+	return bytes.Contains(l.textB, []byte(".go:"))
+}
+
+// startWanted checks the line starts parsers look for.
+func startWanted(t []byte) bool {
+	switch t[0] {
+	case '{', '=', '[', '>', 0xE2: // JSON, ===, pytest, maven, gradle/npm, ℹ ✖ ●
+		return true
+	case '-':
+		return hasPrefix(t, "--- ") || hasPrefix(t, "---- ")
+	case 'o':
+		return hasPrefix(t, "ok")
+	case 'F':
+		return hasPrefix(t, "FAIL")
+	case 'p':
+		return hasPrefix(t, "panic: ")
+	case 'D':
+		return hasPrefix(t, "DONE ") || hasPrefix(t, "Doc-tests ")
+	case 'E':
+		return hasPrefix(t, "ERROR ")
+	case 'R':
+		return hasPrefix(t, "Running ")
+	case 't':
+		return hasPrefix(t, "test ") || hasPrefix(t, "thread '")
+	case '#':
+		return hasPrefix(t, "# ")
+	case 'n':
+		return hasPrefix(t, "not ok ")
+	case 'T':
+		return hasPrefix(t, "Test")
+	}
+	return t[0] >= '0' && t[0] <= '9'
+}
+
+// hasPrefix is bytes.HasPrefix for a short constant prefix, without the
+// call to memequal.
+func hasPrefix(b []byte, p string) bool {
+	if len(b) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if b[i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// quiet reports whether no parser but go can act on a line that starts with
+// `--- ` or `=== ` and is no gotestsum `=== FAIL:` line, which lets the go
+// parser take it alone.
+func (st *state) quiet(l *line) bool {
+	t := l.trimB
+	if len(t) == 0 {
+		return false
+	}
+	last := t[len(t)-1]
+	return st.mocha.title == nil && st.cargo.msgOf == "" && last != '=' &&
+		(last != 'D' || !bytes.HasSuffix(t, []byte(" FAILED")))
 }
 
 type part struct {
@@ -91,7 +189,7 @@ func (st *state) summary() *Summary {
 	if len(parts) == 0 {
 		return &Summary{Source: SourceNone}
 	}
-	s := &Summary{Spans: st.spans}
+	s := &Summary{Spans: st.spans.final()}
 	var names []string
 	zero := 0
 	s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors = &zero, &zero, &zero, &zero, &zero
@@ -100,6 +198,10 @@ func (st *state) summary() *Summary {
 		mergePart(s, p, i == 0)
 	}
 	s.Source = strings.Join(names, "+")
+	if s.FailuresOmitted > 0 {
+		s.Note = strings.TrimPrefix(s.Note+fmt.Sprintf("; %d failing tests past the first %d are counted but not named",
+			s.FailuresOmitted, maxNamed), "; ")
+	}
 	return s
 }
 
@@ -143,7 +245,14 @@ func mergePart(s *Summary, p part, first bool) {
 		s.Tests, s.Passed = addp(s.Tests, fin.tests), addp(s.Passed, fin.passed)
 		s.Failed, s.Skipped = addp(s.Failed, fin.failed), addp(s.Skipped, fin.skipped)
 		s.Errors = addp(s.Errors, fin.errors)
-		s.Failures = append(s.Failures, fin.failures...)
+		s.FailuresOmitted += fin.omitted
+		for _, f := range fin.failures {
+			if len(s.Failures) >= maxNamed {
+				s.FailuresOmitted++
+				continue
+			}
+			s.Failures = append(s.Failures, f)
+		}
 		flakyOf(s, p.attempts, u, last[u])
 	}
 }
@@ -156,11 +265,14 @@ func flakyOf(s *Summary, atts []attempt, u string, fin int) {
 	for _, f := range atts[fin].failures {
 		now[f.Classname+"\x00"+f.Name] = true
 	}
-	complete := len(atts[fin].failures) >= val(atts[fin].failed)+val(atts[fin].errors)
+	complete := len(atts[fin].failures) >= val(atts[fin].failed)+val(atts[fin].errors) && atts[fin].omitted == 0
 	seen := map[string]bool{}
 	for _, a := range atts[:fin] {
 		if a.unit != u {
 			continue
+		}
+		if a.omitted > 0 {
+			s.Note = "an earlier attempt failed more tests than are named; flaky tests among them are not listed"
 		}
 		for _, f := range a.failures {
 			k := f.Classname + "\x00" + f.Name
@@ -219,13 +331,18 @@ func spanOf(l *line) *Span {
 
 // failSet gathers a block's failing tests, each name once.
 type failSet struct {
-	list []Failure
-	seen map[string]bool
+	list    []Failure
+	seen    map[string]bool
+	omitted int // failures past maxNamed; repeats among them are not told apart
 }
 
 func (fs *failSet) add(f Failure) {
 	k := f.Classname + "\x00" + f.Name
 	if fs.seen[k] {
+		return
+	}
+	if len(fs.list) >= maxNamed {
+		fs.omitted++
 		return
 	}
 	if fs.seen == nil {

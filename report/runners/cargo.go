@@ -49,7 +49,7 @@ func (p *cargoParser) feedTest(l *line) bool {
 	if m := cargoResult.FindStringSubmatch(l.trim); m != nil {
 		pass, fail, ign := atoi(m[1]), atoi(m[2]), atoi(m[3])
 		at := attempt{unit: unitKey("", p.unit), tests: intp(pass + fail + ign), passed: intp(pass),
-			failed: intp(fail), skipped: intp(ign), errors: intp(0)}
+			failed: intp(fail), skipped: intp(ign), errors: intp(0), omitted: p.fails.omitted}
 		for _, f := range p.fails.take() {
 			d := p.decor[f.Name]
 			f.File, f.Line, f.Message = d.File, d.Line, d.Message

@@ -2,6 +2,7 @@ package runners
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"testing"
 )
@@ -9,6 +10,8 @@ import (
 // fuzzParser checks, for any prefix the fuzzer makes, the invariants every
 // parser must keep:
 //   - Scan never panics, and Verify accepts what Scan returns for the same bytes;
+//   - coalescing the spans into covering ranges changes no count or name,
+//     and Verify accepts those ranges too;
 //   - after the prefix, a complete failing result block of the runner (the
 //     runner's last attempt) always leaves a failure or error in the
 //     summary: a failure marker the parser recognises never becomes a pass.
@@ -42,7 +45,27 @@ func checkVerifies(t *testing.T, log []byte) *Summary {
 		}
 	}
 	checkFailureSpans(t, s, int64(len(log)))
+	checkCoalesced(t, log)
+	checkFastPath(t, log, s)
 	return s
+}
+
+// checkFastPath: skipping the lines wants rejects and reading the common go
+// lines on the fast path give exactly what every parser reading every line
+// with its regexps gives, file:line output and spans included.
+func checkFastPath(t *testing.T, log []byte, fast *Summary) {
+	t.Helper()
+	noFast = true
+	slow, err := Scan(bytes.NewReader(log))
+	noFast = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(fast)
+	b, _ := json.Marshal(slow)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("fast path reads %q as\n%s\nthe regexps as\n%s", log, a, b)
+	}
 }
 
 func sample(f *testing.F, name string) string {
@@ -58,6 +81,11 @@ func FuzzScan(f *testing.F) {
 		f.Add([]byte(sample(f, name)))
 	}
 	f.Add([]byte("=== 1 failed, 2 passed in 0.1s ===\n# tests 2\n# fail 1\nℹ tests 1\n"))
+	// An open mocha title takes an empty line: the go fast path must not.
+	f.Add([]byte("0 passing (0s)\n0 failing\n1) 00\n "))
+	// Fast-path shapes next to the lines that must take the general path.
+	f.Add([]byte("=== RUN   TestA\n--- PASS: TestA (0.00s)\n--- SKIP: TestB (0.00s)\n=== RUN   T=\n" +
+		"--- PASS: T (0.00s) FAILED\n=== NAME\tTestC\n--- PASS: TestD\t(0.00s)\nok  \tp\t0.1s\n"))
 	f.Fuzz(func(t *testing.T, log []byte) { checkVerifies(t, log) })
 }
 

@@ -18,26 +18,75 @@ var (
 // goAcc collects one package's test results until its package line.
 type goAcc struct {
 	pass, fail, skip int
-	last             int64  // offset of the latest result line
-	lastSpan         *Span  // and its span, cited when the output ends unfinished
+	last             int64 // offset of the latest result line
+	lastSpan         Span  // and its span, cited when the output ends unfinished
+	hasLast          bool
 	verbose          bool   // passes are printed (-v or -json), so they can be counted
 	ended            string // a bare PASS or FAIL line closed the tests
 	fails            []Failure
+	omitted          int                // failing tests past maxNamed, counted but not named
 	decor            map[string]Failure // file, line and message by test name
+	decorLast        string             // the test decorated last
+}
+
+// maxDecor bounds goAcc.decor: file:line output of that many tests still
+// running is kept for their failures; more is dropped, as it names nothing.
+const maxDecor = 4096
+
+func (a *goAcc) mark(l *line) {
+	a.last, a.lastSpan, a.hasLast = l.start, *spanOf(l), true
+}
+
+// lastSpanRef is the span of the latest result line, nil when none was read.
+func (a *goAcc) lastSpanRef() *Span {
+	if !a.hasLast {
+		return nil
+	}
+	sp := a.lastSpan
+	return &sp
 }
 
 func (a *goAcc) add(verdict, name string, l *line) {
-	a.last, a.lastSpan = l.start, spanOf(l)
+	a.mark(l)
 	switch verdict {
 	case "PASS", "pass":
 		a.pass++
 		a.verbose = true
+		a.dropDecor([]byte(name))
 	case "SKIP", "skip":
 		a.skip++
 		a.verbose = true
+		a.dropDecor([]byte(name))
 	case "FAIL", "fail":
 		a.fail++
+		if len(a.fails) >= maxNamed {
+			a.omitted++
+			return
+		}
 		a.fails = append(a.fails, Failure{Name: name, Span: spanOf(l)})
+	}
+}
+
+// passed counts a passing or skipped test read by the fast path. The name
+// is only needed to drop its file:line output.
+func (a *goAcc) passed(skip bool, name []byte, l *line) {
+	a.mark(l)
+	a.verbose = true
+	if skip {
+		a.skip++
+	} else {
+		a.pass++
+	}
+	a.dropDecor(name)
+}
+
+// dropDecor forgets the file:line output of a test that passed. Sequential
+// -v output decorates a test just before its result, so only the test
+// decorated last is looked at; interleaved output is bounded by maxDecor.
+func (a *goAcc) dropDecor(name []byte) {
+	if a.decorLast != "" && string(name) == a.decorLast {
+		delete(a.decor, a.decorLast)
+		a.decorLast = ""
 	}
 }
 
@@ -48,11 +97,11 @@ func (a *goAcc) decorate(name, file, ln, msg string) {
 	if a.decor == nil {
 		a.decor = map[string]Failure{}
 	}
-	if _, ok := a.decor[name]; ok {
+	if _, ok := a.decor[name]; ok || len(a.decor) >= maxDecor {
 		return
 	}
 	n, _ := strconv.Atoi(ln)
-	a.decor[name] = Failure{File: file, Line: n, Message: msg}
+	a.decor[name], a.decorLast = Failure{File: file, Line: n, Message: msg}, name
 }
 
 // close turns the accumulated results into the attempt of package pkg. A
@@ -62,7 +111,7 @@ func (a *goAcc) close(unit, pkg string, failed bool, why string, l *line) attemp
 	// A package that did not build or set up ran no test: its counts are
 	// known to be zero.
 	known := a.verbose || strings.HasPrefix(why, "[") && a.pass+a.fail+a.skip == 0
-	at := attempt{unit: unit, failed: intp(a.fail), errors: intp(0), at: a.last}
+	at := attempt{unit: unit, failed: intp(a.fail), errors: intp(0), at: a.last, omitted: a.omitted}
 	if l != nil {
 		at.at = l.start
 	}
@@ -79,7 +128,7 @@ func (a *goAcc) close(unit, pkg string, failed bool, why string, l *line) attemp
 		if pkg == "" {
 			f.Name = "(test binary)"
 		}
-		f.Span = a.lastSpan
+		f.Span = a.lastSpanRef()
 		if l != nil {
 			f.Span = spanOf(l)
 		}
@@ -94,7 +143,7 @@ type goParser struct {
 	plain    goAcc
 	pkgs     map[string]*goAcc // -json, by package
 	atts     []attempt
-	cur      string // test named by the latest === line (-v output)
+	cur      []byte // test named by the latest === line (-v output)
 	lastFail string // test of the latest --- FAIL line (non-verbose output)
 	inRun    bool   // a === line came after the latest --- line
 }
@@ -128,11 +177,16 @@ func (p *goParser) feedMarker(l *line) bool {
 	if m == nil {
 		return false
 	}
-	p.cur, p.inRun = m[1], true
+	return p.marker([]byte(m[1]), l)
+}
+
+func (p *goParser) marker(name []byte, l *line) bool {
+	p.cur, p.inRun = append(p.cur[:0], name...), true
 	if p.plain.verbose {
 		return false
 	}
-	p.plain.verbose, p.plain.last, p.plain.lastSpan = true, l.start, spanOf(l)
+	p.plain.verbose = true
+	p.plain.mark(l)
 	return true
 }
 
@@ -161,7 +215,7 @@ func (p *goParser) feedDecor(l *line) {
 	}
 	name := p.lastFail
 	if p.inRun {
-		name = p.cur
+		name = string(p.cur)
 	}
 	p.plain.decorate(name, m[1], m[2], m[3])
 }
@@ -182,7 +236,7 @@ func (p *goParser) feedPackage(l *line, ws string) bool {
 	} else {
 		return false
 	}
-	p.plain, p.lastFail, p.cur = goAcc{}, "", ""
+	p.plain, p.lastFail, p.cur = goAcc{}, "", p.cur[:0]
 	return true
 }
 
@@ -259,9 +313,115 @@ func (p *goParser) end(ws string) []attempt {
 		acc := p.pkgs[pkg]
 		at := acc.close(unitKey(ws, pkg), pkg, false, "", nil)
 		at.errors = intp(1)
-		at.failures = append(at.failures, Failure{Name: pkg, Classname: pkg, Span: acc.lastSpan,
+		at.failures = append(at.failures, Failure{Name: pkg, Classname: pkg, Span: acc.lastSpanRef(),
 			Message: "no package result: the output ended first"})
 		atts = append(atts, at)
 	}
 	return atts
+}
+
+// fast reads the two line shapes that make up most of a `go test -v` log,
+// `=== RUN   TestX` and `--- PASS: TestX (0.00s)`, without a regexp or an
+// allocation. It handles only lines that goMarker or goResult match and,
+// when quiet, no other parser acts on; ok is false for any other line,
+// which then takes the general path.
+func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
+	t := l.trimB
+	if !quiet {
+		return false, false
+	}
+	if hasPrefix(t, "=== ") {
+		name, ok := parseMarker(t[4:])
+		if !ok {
+			return false, false
+		}
+		return p.marker(name, l), true
+	}
+	verdict, name, ok := parseResult(t)
+	if !ok || verdict == "FAIL" {
+		return false, false
+	}
+	p.plain.passed(verdict == "SKIP", name, l)
+	p.inRun = false
+	return true, true
+}
+
+// isRE2Space is regexp's \s.
+func isRE2Space(c byte) bool { return re2Space[c] }
+
+var re2Space = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': true}
+
+// nonSpace returns the length of the run of non-\s bytes at the start of b.
+func nonSpace(b []byte) int {
+	for i, c := range b {
+		if isRE2Space(c) {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// parseMarker matches what follows `=== ` against goMarker's
+// `(?:RUN|CONT|NAME|PAUSE)\s+(\S+)` and returns the test name.
+func parseMarker(b []byte) ([]byte, bool) {
+	var rest []byte
+	switch {
+	case len(b) > 3 && b[0] == 'R' && b[1] == 'U' && b[2] == 'N':
+		rest = b[3:]
+	case hasPrefix(b, "CONT"), hasPrefix(b, "NAME"):
+		rest = b[4:]
+	case hasPrefix(b, "PAUSE"):
+		rest = b[5:]
+	}
+	i := 0
+	for i < len(rest) && isRE2Space(rest[i]) {
+		i++
+	}
+	if i == 0 {
+		return nil, false
+	}
+	n := nonSpace(rest[i:])
+	return rest[i : i+n], n > 0
+}
+
+// parseResult matches goResult, `^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`.
+func parseResult(t []byte) (verdict string, name []byte, ok bool) {
+	if len(t) < 10 || !hasPrefix(t, "--- ") || t[8] != ':' || t[9] != ' ' {
+		return "", nil, false
+	}
+	switch string(t[4:8]) {
+	case "PASS":
+		verdict = "PASS"
+	case "FAIL":
+		verdict = "FAIL"
+	case "SKIP":
+		verdict = "SKIP"
+	default:
+		return "", nil, false
+	}
+	rest := t[10:]
+	n := nonSpace(rest)
+	if n == 0 || !hasPrefix(rest[n:], " (") {
+		return "", nil, false
+	}
+	name, rest = rest[:n], rest[n+2:]
+	d := digits(rest)
+	if d == 0 || len(rest) == d || rest[d] != '.' {
+		return "", nil, false
+	}
+	rest = rest[d+1:]
+	d = digits(rest)
+	if d == 0 || !hasPrefix(rest[d:], "s)") {
+		return "", nil, false
+	}
+	return verdict, name, true
+}
+
+func digits(b []byte) int {
+	for i, c := range b {
+		if c < '0' || c > '9' {
+			return i
+		}
+	}
+	return len(b)
 }

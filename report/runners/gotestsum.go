@@ -52,8 +52,9 @@ func (p *gotestsumParser) feed(l *line, ws string) bool {
 	// its tests; here it is an error.
 	n, s, e := atoi(m[2]), atoi(m[3]), atoi(m[5])
 	f := max(atoi(m[4])-p.pkgFails, 0)
+	om := p.fails.omitted
 	p.atts = append(p.atts, attempt{unit: suiteKey(ws, n), tests: intp(n), passed: intp(max(n-s-f, 0)),
-		failed: intp(f), skipped: intp(s), errors: intp(max(e, p.pkgFails)), failures: p.fails.take(), at: l.start})
+		failed: intp(f), skipped: intp(s), errors: intp(max(e, p.pkgFails)), failures: p.fails.take(), omitted: om, at: l.start})
 	p.pkgFails = 0
 	return true
 }

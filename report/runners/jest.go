@@ -69,9 +69,10 @@ func (p *jestParser) close(ws string, n map[string]int, total int) {
 	if n["failed"] == 0 {
 		errs = p.suitesFailed
 	}
+	om := p.fails.omitted
 	p.atts = append(p.atts, attempt{unit: suiteKey(ws, total), tests: intp(total), passed: intp(n["passed"]),
 		failed: intp(n["failed"]), skipped: intp(n["skipped"] + n["todo"] + n["pending"]),
-		errors: intp(errs), failures: p.fails.take()})
+		errors: intp(errs), failures: p.fails.take(), omitted: om})
 	p.suitesFailed, p.suiteErrs, p.suite = 0, 0, ""
 }
 

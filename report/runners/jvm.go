@@ -41,8 +41,9 @@ func (p *surefireParser) feed(l *line, ws string) bool {
 	}
 	if m := surefireTotals.FindStringSubmatch(t); m != nil {
 		run, f, e, s := atoi(m[1]), atoi(m[2]), atoi(m[3]), atoi(m[4])
+		om := p.fails.omitted
 		p.atts = append(p.atts, attempt{unit: unitKey(ws, p.module), tests: intp(run), passed: intp(run - f - e - s),
-			failed: intp(f), skipped: intp(s), errors: intp(e), failures: p.fails.take()})
+			failed: intp(f), skipped: intp(s), errors: intp(e), failures: p.fails.take(), omitted: om})
 		return true
 	}
 	if m := surefireFail.FindStringSubmatch(t); m != nil && strings.HasPrefix(lv, "[ERROR]") {
@@ -80,8 +81,9 @@ func (p *gradleParser) feed(l *line, ws string) bool {
 	}
 	if m := gradleTotals.FindStringSubmatch(t); m != nil {
 		n, f, s := atoi(m[1]), atoi(m[2]), atoi(m[3])
+		om := p.fails.omitted
 		p.atts = append(p.atts, attempt{unit: unitKey(ws, p.task), tests: intp(n), passed: intp(n - f - s),
-			failed: intp(f), skipped: intp(s), errors: intp(0), failures: p.fails.take()})
+			failed: intp(f), skipped: intp(s), errors: intp(0), failures: p.fails.take(), omitted: om})
 		return true
 	}
 	if !strings.HasSuffix(t, " FAILED") {

@@ -69,6 +69,7 @@ func TestLineReader(t *testing.T) {
 		if err != nil {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
+		l.materialize()
 		if l.num != w.num || l.start != w.start || l.end != w.end || l.text != w.text {
 			t.Errorf("line %d = %+v, want %+v", i+1, *l, w)
 		}

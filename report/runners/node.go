@@ -80,8 +80,9 @@ func directive(d string) bool {
 func (p *nodeParser) count(ws, key string, n int) {
 	if key == "tests" {
 		p.close()
+		om := p.fails.omitted
 		p.open = &attempt{unit: suiteKey(ws, n), tests: intp(n), passed: intp(0), failed: intp(0),
-			skipped: intp(0), errors: intp(0), failures: p.fails.take()}
+			skipped: intp(0), errors: intp(0), failures: p.fails.take(), omitted: om}
 		return
 	}
 	if p.open == nil {
@@ -103,6 +104,7 @@ func (p *nodeParser) count(ws, key string, n int) {
 
 func (p *nodeParser) close() {
 	if p.open != nil {
+		p.open.omitted += p.fails.omitted
 		p.open.failures = append(p.open.failures, p.fails.take()...)
 		p.atts = append(p.atts, *p.open)
 		p.open = nil

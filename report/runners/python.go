@@ -50,9 +50,10 @@ func (p *pytestParser) count(ws, items string) attempt {
 	}
 	passed, skipped := n["passed"]+n["xpassed"], n["skipped"]+n["xfailed"]
 	total := passed + skipped + n["failed"] + n["error"]
+	om := p.fails.omitted
 	return attempt{unit: suiteKey(ws, total), tests: intp(total),
 		passed: intp(passed), failed: intp(n["failed"]), skipped: intp(skipped),
-		errors: intp(n["error"]), failures: p.fails.take()}
+		errors: intp(n["error"]), failures: p.fails.take(), omitted: om}
 }
 
 func (p *pytestParser) end(string) []attempt { return p.atts }

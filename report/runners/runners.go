@@ -1,8 +1,9 @@
 // Package runners reads test-count summaries out of raw runner logs when no
 // JUnit file exists. Every count is tied to the byte ranges of the lines it
-// was read from, so Verify can re-read exactly those bytes from the stored
-// log and reproduce it. An unfamiliar framework yields Source "none" and no
-// counts: a number is never made up from green lines.
+// was read from (or, past 1024 ranges, to covering ranges), so Verify can
+// re-read those bytes from the stored log and reproduce it. An unfamiliar
+// framework yields Source "none" and no counts: a number is never made up
+// from green lines.
 //
 // Use: Scan a stored stream (stdout.log, or output.log for runners that
 // split their output across both, like jest), then Verify the result against
@@ -32,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -52,6 +54,9 @@ type Summary struct {
 	Skipped  *int      `json:"skipped,omitempty"`
 	Errors   *int      `json:"errors,omitempty"`
 	Failures []Failure `json:"failures,omitempty"`
+	// FailuresOmitted counts failing tests past the first maxNamed (10000)
+	// that Failures does not name; Failed and Errors still count them.
+	FailuresOmitted int `json:"failures_omitted,omitempty"`
 	// Flaky names tests that failed in an earlier attempt of the same runner
 	// and unit and not in its last attempt.
 	Flaky []TestRef `json:"flaky,omitempty"`
@@ -61,7 +66,9 @@ type Summary struct {
 	Runs       int `json:"runs"`
 	Superseded int `json:"superseded,omitempty"`
 	// Spans are the raw byte ranges of every line the result depends on;
-	// adjacent lines are merged.
+	// adjacent lines are merged. They are at most 1024 ranges: past that,
+	// the closest ranges are merged into ones that also cover the uncounted
+	// lines between them (see Verify for why that still verifies).
 	Spans []Span `json:"spans,omitempty"`
 	Note  string `json:"note,omitempty"`
 }
@@ -95,10 +102,10 @@ type Span struct {
 // it holds, or a Summary with Source "none".
 func Scan(r io.Reader) (*Summary, error) {
 	st := newState()
-	lr := newLineReader(r, 0, 1, 64<<10)
+	lr := newLineReader(r, 0, 1, readBlock)
 	for {
 		l, err := lr.next()
-		if errors.Is(err, io.EOF) {
+		if err == io.EOF { // next returns io.EOF itself, unwrapped
 			break
 		}
 		if err != nil {
@@ -109,9 +116,20 @@ func Scan(r io.Reader) (*Summary, error) {
 	return st.summary(), nil
 }
 
-// Verify re-reads exactly the byte ranges s.Spans of the stored log (of size
-// bytes), re-parses them, and returns nil only when they reproduce the same
-// source, counts, runs, failing and flaky test names.
+// Verify re-reads the byte ranges s.Spans of the stored log (of size bytes)
+// front to back in large blocks, re-parses every line in them, and returns
+// nil only when they reproduce the same source, counts, runs, failing and
+// flaky test names, and the same ranges.
+//
+// Ranges may hold lines the scan counted nothing from (once more than 1024
+// ranges were merged). Re-parsing them is sound: whether a line counts, and
+// what it changes in a count or name, depends only on the line and on
+// state that counted lines alone change (a parser's feed reports every
+// such change). Lines between ranges were counted by nothing, so skipping
+// them leaves that state as the scan had it; lines inside ranges see the
+// same state as in the scan, so they count in the re-parse exactly when
+// they counted in the scan. The re-parse thus counts the same lines in the
+// same order, and rebuilds the same ranges, which is also checked.
 func Verify(ra io.ReaderAt, size int64, s *Summary) error {
 	if s == nil || s.Source == SourceNone || s.Source == "" {
 		return errors.New("verify: no runner summary to verify")
@@ -120,12 +138,13 @@ func Verify(ra io.ReaderAt, size int64, s *Summary) error {
 		return fmt.Errorf("verify: %w", err)
 	}
 	st := newState()
+	blocks := &blockReader{ra: ra}
+	lr := newLineReader(nil, 0, 1, readBlock)
 	for _, sp := range s.Spans {
-		n := sp.End - sp.Start
-		lr := newLineReader(io.NewSectionReader(ra, sp.Start, n), sp.Start, sp.FirstLine, n)
+		lr.reset(blocks.section(sp.Start, sp.End), sp.Start, sp.FirstLine)
 		for {
 			l, err := lr.next()
-			if errors.Is(err, io.EOF) {
+			if err == io.EOF {
 				break
 			}
 			if err != nil {
@@ -134,10 +153,78 @@ func Verify(ra io.ReaderAt, size int64, s *Summary) error {
 			st.feed(l)
 		}
 	}
-	if err := sameResult(s, st.summary()); err != nil {
+	got := st.summary()
+	if err := sameResult(s, got); err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
+	if !slices.Equal(s.Spans, got.Spans) {
+		return fmt.Errorf("verify: the recorded lines count from %d ranges, not the %d the summary cites", len(got.Spans), len(s.Spans))
+	}
 	return nil
+}
+
+// blockReader reads a ReaderAt in large blocks for ranges that come in
+// increasing order, so many short ranges cost one read per block.
+type blockReader struct {
+	ra    io.ReaderAt
+	block []byte
+	at    int64 // offset of block[0]
+}
+
+// section reads [start, end) through the block cache.
+func (b *blockReader) section(start, end int64) *blockSection {
+	return &blockSection{b: b, off: start, end: end}
+}
+
+type blockSection struct {
+	b        *blockReader
+	off, end int64
+}
+
+func (s *blockSection) Read(p []byte) (int, error) {
+	if s.off >= s.end {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), s.end-s.off)]
+	b := s.b
+	if s.off < b.at || s.off >= b.at+int64(len(b.block)) {
+		if len(p) >= readBlock/2 { // a long range: no point copying twice
+			n, err := b.ra.ReadAt(p, s.off)
+			s.off += int64(n)
+			return n, shortRead(n, len(p), err)
+		}
+		if err := b.load(s.off); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, b.block[s.off-b.at:])
+	s.off += int64(n)
+	return n, nil
+}
+
+// load reads the block starting at off; it may end early at the log's end.
+func (b *blockReader) load(off int64) error {
+	if cap(b.block) < readBlock { // small at first, for short logs
+		b.block = make([]byte, min(max(2*cap(b.block), 64<<10), readBlock))
+	}
+	n, err := b.ra.ReadAt(b.block[:cap(b.block)], off)
+	b.block, b.at = b.block[:n], off
+	if n == 0 {
+		return shortRead(0, 1, err)
+	}
+	return nil
+}
+
+// shortRead turns a read of n of want bytes into an error when short: the
+// ranges were checked against the log's size, so its end is no EOF.
+func shortRead(n, want int, err error) error {
+	switch {
+	case n == want:
+		return nil
+	case err == nil || errors.Is(err, io.EOF):
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 func checkSpans(spans []Span, size int64) error {
@@ -169,6 +256,7 @@ func sameResult(want, got *Summary) error {
 		{"errors", fmtp(want.Errors), fmtp(got.Errors)},
 		{"runs", fmt.Sprint(want.Runs, "/", want.Superseded), fmt.Sprint(got.Runs, "/", got.Superseded)},
 		{"failures", failureNames(want.Failures), failureNames(got.Failures)},
+		{"unnamed failures", fmt.Sprint(want.FailuresOmitted), fmt.Sprint(got.FailuresOmitted)},
 		{"flaky", refNames(want.Flaky), refNames(got.Flaky)},
 	}
 	for _, c := range checks {
