@@ -95,10 +95,22 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 		run.Logs[name] = Log{Bytes: s.Bytes, SHA256: s.SHA256, Truncated: s.Truncated,
 			Stored: s.StoredRanges, Path: filepath.Join(dir, s.File), Artifact: opts.Artifact}
 	}
-	run.Summary, run.Flaky = summarize(dir, r, opts.JUnit, &run.Warnings)
-	if !runPassed(r, run) {
-		run.Excerpts = excerpts(dir, r, opts.Excerpt, &run.Warnings)
+	// Excerpts read stdout.log and stderr.log, the summary output.log: for
+	// a run already known not to pass, the two passes run side by side.
+	var exWarnings []string
+	exDone := make(chan []Excerpt, 1)
+	early := !r.Passed()
+	if early {
+		go func() { exDone <- excerpts(dir, r, opts.Excerpt, &exWarnings) }()
 	}
+	run.Summary, run.Flaky = summarize(dir, r, opts.JUnit, &run.Warnings)
+	switch {
+	case early:
+		run.Excerpts = <-exDone
+	case !runPassed(r, run):
+		run.Excerpts = excerpts(dir, r, opts.Excerpt, &exWarnings)
+	}
+	run.Warnings = append(run.Warnings, exWarnings...)
 	if run.Status == string(record.StatusPassed) && !runPassed(r, run) {
 		run.Status = "unverified"
 	}

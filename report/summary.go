@@ -101,7 +101,7 @@ func runnerVerified(f *os.File, out *record.Stream, r *record.Record, rs *runner
 
 func fromRunner(rs *runners.Summary, ranges [][2]int64) Summary {
 	s := Summary{Source: rs.Source, Tests: rs.Tests, Passed: rs.Passed, Failed: rs.Failed,
-		Skipped: rs.Skipped, Errors: rs.Errors, Note: rs.Note}
+		Skipped: rs.Skipped, Errors: rs.Errors, Note: rs.Note, FailuresOmitted: rs.FailuresOmitted}
 	for _, sp := range rs.Spans {
 		s.Spans = append(s.Spans, Span{Stream: record.Output,
 			Start: toOriginal(sp.Start, ranges), End: toOriginal(sp.End, ranges)})
@@ -125,7 +125,7 @@ const (
 // bound keeps the envelope small however many tests a log holds.
 func bound(s *Summary) {
 	if n := len(s.Failures); n > maxFailures {
-		s.Failures, s.FailuresOmitted = s.Failures[:maxFailures], n-maxFailures
+		s.Failures, s.FailuresOmitted = s.Failures[:maxFailures], s.FailuresOmitted+n-maxFailures
 	}
 	if n := len(s.Spans); n > maxSpans {
 		kept := append(s.Spans[:maxSpans/2:maxSpans/2], s.Spans[n-maxSpans/2:]...)
