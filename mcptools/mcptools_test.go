@@ -257,12 +257,12 @@ func TestCancel(t *testing.T) {
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"command": "sleep 100 & sleep 100; wait"}})
 		done <- err
 	}()
-	rec := waitRecord(t, dir, func(r *record.Record) bool { return r.Status == record.StatusRunning && r.PID > 0 })
+	waitRecord(t, dir, func(r *record.Record) bool { return r.Status == record.StatusRunning && r.PID > 0 })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call returned %v", err)
 	}
-	rec = waitRecord(t, dir, func(r *record.Record) bool { return r.Status != record.StatusRunning })
+	rec := waitRecord(t, dir, func(r *record.Record) bool { return r.Status != record.StatusRunning })
 	if rec.Status != record.StatusCancelled || rec.Termination != record.TerminationConfirmed || rec.Passed() {
 		t.Fatalf("record after cancel: status %s termination %s", rec.Status, rec.Termination)
 	}

@@ -500,10 +500,7 @@ func (sc *exScanner) closeAll() {
 
 // finish returns the kept ranges, or head and tail when nothing matched.
 func (sc *exScanner) finish() []*exRange {
-	var out []*exRange
-	for _, r := range sc.done {
-		out = append(out, r)
-	}
+	out := append([]*exRange(nil), sc.done...)
 	for _, q := range sc.last {
 		for _, r := range q {
 			if !r.dropped {

@@ -211,14 +211,6 @@ func (lr *lineReader) clean(raw []byte) []byte {
 	return raw
 }
 
-// stripANSI removes CSI and OSC escape sequences, which runners use for colour.
-func stripANSI(b []byte) string {
-	if bytes.IndexByte(b, 0x1b) < 0 {
-		return string(b)
-	}
-	return string(appendStripped(nil, b))
-}
-
 func appendStripped(out, b []byte) []byte {
 	for i := 0; i < len(b); i++ {
 		if b[i] != 0x1b {
