@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/runledger/runledger/report"
 	"regexp"
 	"slices"
 	"strings"
@@ -362,10 +363,18 @@ func oneLine(s string) string {
 
 // defuse breaks any HTML comment opener, so caller text can never read as
 // one of our markers; the report package already escapes "<!--" in
-// untrusted text, this keeps the layout safe regardless.
+// untrusted text, this keeps the layout safe regardless. The report's own
+// envelope markers pass on whole lines, so an agent reading the comment
+// finds each section's embedded envelope (report.ExtractEnvelope).
 func defuse(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.ReplaceAll(s, "<!--", "&lt;!--")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != report.MarkerEnvelopeBegin && l != report.MarkerEnvelopeEnd {
+			lines[i] = strings.ReplaceAll(l, "<!--", "&lt;!--")
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // current reports whether body holds every wanted section at its hash.

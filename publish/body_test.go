@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runledger/runledger/report"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -201,4 +203,24 @@ func hashes(secs []Section) map[string]string {
 		m[s.Key] = s.hash()
 	}
 	return m
+}
+
+// TestEnvelopeMarkersSurvive: a section holding a report keeps its
+// embedded envelope readable in the comment, while any other HTML comment
+// opener in caller text is still broken.
+func TestEnvelopeMarkersSurvive(t *testing.T) {
+	full := "**runledger: failed**\n<!-- rl k=000000000000 h=000000000000 r=f -->\n<details>\n\n" +
+		report.MarkerEnvelopeBegin + "\n```json\n{\"schema\":\"runledger.report/v1\",\"status\":\"failed\",\"runs\":[],\"superseded\":[]}\n```\n" +
+		report.MarkerEnvelopeEnd + "\n\n</details>"
+	body, err := compose(merge(nil, []Section{{Key: "k", Title: "t", Status: "failed", Full: full, Compact: "c"}}), commentBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := report.ExtractEnvelope(body)
+	if err != nil || env.Status != "failed" {
+		t.Fatalf("envelope in the comment: %v %v", env, err)
+	}
+	if strings.Count(body, "<!-- rl k=") != 1 {
+		t.Fatalf("a forged section marker survived:\n%s", body)
+	}
 }

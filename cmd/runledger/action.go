@@ -192,6 +192,9 @@ func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store,
 	compact, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 4096, ArtifactURL: out.artifactURL})
 	// Second line of defence: the runner masks the log, not the comment.
 	full, compact = redact(full, in.token), redact(compact, in.token)
+	// The comment has its own marker; a section is the rest of the body.
+	full = strings.TrimPrefix(full, report.MarkerComment+"\n")
+	compact = strings.TrimPrefix(compact, report.MarkerComment+"\n")
 	if in.comment != "false" {
 		url, w := a.comment(ctx, in, env, full, compact)
 		out.commentURL, out.warnings = url, append(out.warnings, w...)
@@ -245,6 +248,21 @@ func (a *app) uploadLogs(ctx context.Context, in *actionInputs, st *store.Store,
 
 // comment writes this job's section of the sticky comment.
 func (a *app) comment(ctx context.Context, in *actionInputs, env *report.Envelope, full, compact string) (string, []string) {
+	title := a.getenv("GITHUB_JOB")
+	if in.name != "" {
+		title += " · " + in.name
+	}
+	sec := publish.Section{
+		Key:   strings.Join([]string{a.getenv("GITHUB_WORKFLOW"), a.getenv("GITHUB_JOB"), in.name}, "/"),
+		Title: title, Status: statusLine(env, in.token), Full: full, Compact: compact,
+	}
+	return a.postSections(ctx, in, []publish.Section{sec})
+}
+
+// postSections finds the pull request and writes the sections: one job's
+// with Upsert, a matrix's with Aggregate in one edit. Every problem is a
+// warning for the summary, never the step's result.
+func (a *app) postSections(ctx context.Context, in *actionInputs, secs []publish.Section) (string, []string) {
 	cfg := publish.ConfigFromEnv(a.getenv, in.token)
 	cfg.PR, cfg.UpdateOnly = in.prNumber, in.comment == "update-only"
 	p, err := publish.New(cfg)
@@ -258,14 +276,12 @@ func (a *app) comment(ctx context.Context, in *actionInputs, env *report.Envelop
 	if ref.Source == "none" {
 		return "", []string{"comment: no pull request: " + ref.Note}
 	}
-	title := a.getenv("GITHUB_JOB")
-	if in.name != "" {
-		title += " · " + in.name
+	var res publish.Result
+	if len(secs) == 1 {
+		res, err = p.Upsert(ctx, ref.Number, secs[0])
+	} else {
+		res, err = p.Aggregate(ctx, ref.Number, secs)
 	}
-	res, err := p.Upsert(ctx, ref.Number, publish.Section{
-		Key:   strings.Join([]string{a.getenv("GITHUB_WORKFLOW"), a.getenv("GITHUB_JOB"), in.name}, "/"),
-		Title: title, Status: statusLine(env, in.token), Full: full, Compact: compact,
-	})
 	if err != nil {
 		return res.CommentURL, append(res.Warnings, "comment: "+err.Error())
 	}

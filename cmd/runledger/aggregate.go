@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/report"
@@ -30,7 +31,8 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 		full, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 8192})
 		compact, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 2048})
 		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: statusLine(leg.env, in.token),
-			Full: redact(full, in.token), Compact: redact(compact, in.token)})
+			Full:    strings.TrimPrefix(redact(full, in.token), report.MarkerComment+"\n"),
+			Compact: strings.TrimPrefix(redact(compact, in.token), report.MarkerComment+"\n")})
 		overall.Runs = append(overall.Runs, leg.env.Runs...)
 		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
 	}
@@ -40,9 +42,7 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 		in.prNumber = prFromRecords(in.dir)
 	}
 	if in.comment != "false" {
-		cfg := publish.ConfigFromEnv(a.getenv, in.token)
-		cfg.PR, cfg.UpdateOnly = in.prNumber, in.comment == "update-only"
-		pub.commentURL, pub.warnings = aggregateComment(ctx, cfg, secs)
+		pub.commentURL, pub.warnings = a.postSections(ctx, in, secs)
 	}
 	if in.summary {
 		body, _ := report.RenderMarkdown(overall, report.MarkdownOptions{MaxBytes: maxCommentBytes})
@@ -57,25 +57,6 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 		fmt.Fprintf(a.stdout, "::warning::runledger: %s\n", escapeCommand(w))
 	}
 	return a.actionStatus(in, overall, -1, pub)
-}
-
-func aggregateComment(ctx context.Context, cfg publish.Config, secs []publish.Section) (string, []string) {
-	p, err := publish.New(cfg)
-	if err != nil {
-		return "", []string{"comment: " + err.Error()}
-	}
-	ref, err := p.FindPR(ctx)
-	if err != nil {
-		return "", []string{"comment: " + err.Error()}
-	}
-	if ref.Source == "none" {
-		return "", []string{"comment: no pull request: " + ref.Note}
-	}
-	res, err := p.Aggregate(ctx, ref.Number, secs)
-	if err != nil {
-		return res.CommentURL, append(res.Warnings, "comment: "+err.Error())
-	}
-	return res.CommentURL, res.Warnings
 }
 
 type leg struct {

@@ -284,7 +284,14 @@ func TestActionEntrypoint(t *testing.T) {
 			}
 			env := checkOutputs(t, s, r, tt.wantStatus, tt.wantExit)
 			checkSummary(t, r, tt.wantStatus, tt.wantWarning)
-			body := checkComment(t, s, r, tt.wantComment, "**test · unit**\n"+tt.wantStatus+"\n")
+			body := checkComment(t, s, r, tt.wantComment, "**test · unit**\n**"+tt.wantStatus+"** · unit attempt 1: ")
+			if body != "" {
+				// The section embeds this run's envelope for agents.
+				got, err := report.ExtractEnvelope(body)
+				if err != nil || got.Status != tt.wantStatus {
+					t.Errorf("envelope in the comment: %v (status %v)", err, got)
+				}
+			}
 			if tt.wantWarning != "" && !strings.Contains(r.stdout, "::warning::runledger: "+tt.wantWarning) {
 				t.Errorf("stdout has no ::warning::%s", tt.wantWarning)
 			}
@@ -524,8 +531,8 @@ func TestActionAggregate(t *testing.T) {
 				t.Errorf("exit status %d, outputs status %q exit-code %q; want 1, failed and none (no command ran)\n%s%s",
 					r.code, r.outputs["status"], r.outputs["exit-code"], tail(r.stdout), r.stderr)
 			}
-			body := checkComment(t, s, r, tt.wantComment, "**runledger-test-linux**\nfailed\n")
-			if tt.wantComment && strings.Count(body, "**runledger-test-macos**\npassed\n") != 1 {
+			body := checkComment(t, s, r, tt.wantComment, "**runledger-test-linux**\n**failed** · ")
+			if tt.wantComment && strings.Count(body, "**runledger-test-macos**\n**passed** · ") != 1 {
 				t.Errorf("comment lacks the macos leg's section:\n%s", body)
 			}
 			checkSummary(t, r, "failed", "")
