@@ -167,10 +167,11 @@ func (l *Log) original(stored int64) int64 {
 	return stored
 }
 
-// CopyLines writes lines first..last (1-based, inclusive) of the stored file.
-func (l *Log) CopyLines(w io.Writer, first, last int64) error {
+// LineRange maps lines first..last (1-based, inclusive) of the stored file
+// to their original byte range; lines past the end are dropped.
+func (l *Log) LineRange(first, last int64) (int64, int64, error) {
 	if first < 1 {
-		return fmt.Errorf("%s: lines %d:%d: lines count from 1", l.Name, first, last)
+		return 0, 0, fmt.Errorf("%s: lines %d:%d: lines count from 1", l.Name, first, last)
 	}
 	var start, end int64 = -1, -1
 	err := l.Lines(func(ln Line) bool {
@@ -183,10 +184,19 @@ func (l *Log) CopyLines(w io.Writer, first, last int64) error {
 		return ln.Number < last
 	})
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	if start < 0 {
-		return fmt.Errorf("%s: lines %d:%d: the stored log has fewer than %d lines", l.Name, first, last, first)
+		return 0, 0, fmt.Errorf("%s: lines %d:%d: the stored log has fewer than %d lines", l.Name, first, last, first)
+	}
+	return start, end, nil
+}
+
+// CopyLines writes lines first..last (1-based, inclusive) of the stored file.
+func (l *Log) CopyLines(w io.Writer, first, last int64) error {
+	start, end, err := l.LineRange(first, last)
+	if err != nil {
+		return err
 	}
 	return l.CopyRange(w, start, end)
 }

@@ -81,24 +81,9 @@ func (s *localSource) hash(_ context.Context, start, end int64) (string, error) 
 // lines maps 1-based inclusive line numbers of the stored file to original
 // byte offsets; lines past the end are dropped, as show --lines does.
 func (s *localSource) lines(first, last int64) (int64, int64, error) {
-	if first < 1 {
-		return 0, 0, fmt.Errorf("lines %d:%d: lines count from 1", first, last)
-	}
-	start, end := int64(-1), int64(-1)
-	err := s.log.Lines(func(ln logread.Line) bool {
-		if ln.Number == first {
-			start = ln.Start
-		}
-		if ln.Number >= first && ln.Number <= last {
-			end = ln.End
-		}
-		return ln.Number < last
-	})
+	start, end, err := s.log.LineRange(first, last)
 	if err != nil {
-		return 0, 0, err
-	}
-	if start < 0 {
-		return 0, 0, fmt.Errorf("lines %d:%d: %s of run %s has fewer than %d lines", first, last, s.log.Name, s.run, first)
+		return 0, 0, fmt.Errorf("run %s: %w", s.run, err)
 	}
 	return start, end, nil
 }
