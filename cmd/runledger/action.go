@@ -172,21 +172,24 @@ type published struct {
 func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, step *publish.Step) published {
 	var out published
 	out.reportPath = filepath.Join(st.Dir, "report.json")
-	if err := writeJSON(out.reportPath, env); err != nil {
-		out.warnings = append(out.warnings, "write "+out.reportPath+": "+err.Error())
-	}
-	res, err := a.uploadLogs(ctx, in, st, env, out.reportPath)
-	if err != nil {
-		out.warnings = append(out.warnings, fmt.Sprintf("artifact: %v; the logs stay in %s on the runner", err, st.Dir))
-	} else {
-		out.artifactID, out.artifactURL = strconv.FormatInt(res.ID, 10), res.URL
-		for i := range env.Runs {
-			for k, l := range env.Runs[i].Logs {
-				l.Artifact = res.Name
-				env.Runs[i].Logs[k] = l
+	// The envelope names its artifact before the upload, so the copy inside
+	// the artifact says where it lives; a failed upload takes the name back.
+	name, err := a.artifactName(in)
+	if err == nil {
+		setArtifact(env, name)
+		if err = writeJSON(out.reportPath, env); err == nil {
+			var res *artifact.Result
+			if res, err = a.uploadLogs(ctx, in, st, env, name, out.reportPath); err == nil {
+				out.artifactID, out.artifactURL = strconv.FormatInt(res.ID, 10), res.URL
 			}
 		}
-		_ = writeJSON(out.reportPath, env)
+	}
+	if err != nil {
+		out.warnings = append(out.warnings, fmt.Sprintf("artifact: %v; the logs stay in %s on the runner", err, st.Dir))
+		setArtifact(env, "")
+		if werr := writeJSON(out.reportPath, env); werr != nil {
+			out.warnings = append(out.warnings, "write "+out.reportPath+": "+werr.Error())
+		}
 	}
 	full, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: maxCommentBytes, ArtifactURL: out.artifactURL})
 	compact, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 4096, ArtifactURL: out.artifactURL})
@@ -218,7 +221,7 @@ func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store,
 	return out
 }
 
-func (a *app) uploadLogs(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, reportPath string) (*artifact.Result, error) {
+func (a *app) uploadLogs(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, name, reportPath string) (*artifact.Result, error) {
 	u, err := artifact.NewUploader(a.getenv, nil)
 	if err != nil {
 		return nil, err
@@ -232,18 +235,31 @@ func (a *app) uploadLogs(ctx context.Context, in *actionInputs, st *store.Store,
 		}
 		files = append(files, fs...)
 	}
-	name := in.artifactName
-	if name == "" {
-		matrix := ""
-		if in.name != "" {
-			b, _ := json.Marshal(map[string]string{"name": in.name})
-			matrix = string(b)
-		}
-		if name, err = artifact.DefaultName(a.getenv("GITHUB_JOB"), matrix, a.getenv("GITHUB_RUN_ATTEMPT")); err != nil {
-			return nil, err
+	return u.Upload(ctx, name, files)
+}
+
+// artifactName is the artifact-name input, or one derived from the job and
+// the run name (a Docker action cannot see the matrix values).
+func (a *app) artifactName(in *actionInputs) (string, error) {
+	if in.artifactName != "" {
+		return artifact.SanitizeName(in.artifactName), nil
+	}
+	matrix := ""
+	if in.name != "" {
+		b, _ := json.Marshal(map[string]string{"name": in.name})
+		matrix = string(b)
+	}
+	name, err := artifact.DefaultName(a.getenv("GITHUB_JOB"), matrix, a.getenv("GITHUB_RUN_ATTEMPT"))
+	return artifact.SanitizeName(name), err
+}
+
+func setArtifact(env *report.Envelope, name string) {
+	for i := range env.Runs {
+		for k, l := range env.Runs[i].Logs {
+			l.Artifact = name
+			env.Runs[i].Logs[k] = l
 		}
 	}
-	return u.Upload(ctx, artifact.SanitizeName(name), files)
 }
 
 // comment writes this job's section of the sticky comment.
