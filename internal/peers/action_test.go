@@ -391,6 +391,11 @@ func checkArtifact(t *testing.T, s *step, r result, local *report.Envelope) []by
 	if env.Status != local.Status || len(env.Runs) != len(local.Runs) {
 		t.Errorf("artifact's report: %q with %d runs; local %q with %d", env.Status, len(env.Runs), local.Status, len(local.Runs))
 	}
+	for _, run := range env.Runs {
+		if run.Logs[record.Stdout].Artifact != name {
+			t.Errorf("the artifact's report names artifact %q, uploaded as %q", run.Logs[record.Stdout].Artifact, name)
+		}
+	}
 	for _, run := range local.Runs {
 		if run.Logs[record.Stdout].Artifact != name {
 			t.Errorf("local report names artifact %q, uploaded as %q", run.Logs[record.Stdout].Artifact, name)
