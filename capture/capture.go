@@ -83,10 +83,21 @@ func Run(st *store.Store, opts Options) ([]*record.Record, error) {
 		if err != nil {
 			return recs, err
 		}
-		if i == opts.Retries || !retryable(rec) {
+		if i == opts.Retries || !retryable(rec) || cancelled(opts.Cancel) {
 			return recs, nil
 		}
 		retryOf = rec.ID
+	}
+}
+
+// cancelled reports whether the wrapper was told to stop between attempts:
+// no retry starts then.
+func cancelled(c <-chan os.Signal) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
 
