@@ -44,7 +44,7 @@ type Options struct {
 const (
 	DefaultKillAfter   = 10 * time.Second
 	DefaultPipeWait    = 5 * time.Second
-	DefaultMaxLogBytes = 1 << 30
+	DefaultMaxLogBytes = 4 << 30
 )
 
 func (o *Options) defaults() {

@@ -450,3 +450,31 @@ func TestWorkspaceRelativeDir(t *testing.T) {
 		t.Fatalf("a directory outside the workspace was rewritten: %q", r.Command.Dir)
 	}
 }
+
+// TestOutputLazyCopy: while one stream writes alone, output.log is not
+// written; it ends as a hard link to that stream's log, or, once the cap
+// comes near, as a real copy that carries on by itself.
+func TestOutputLazyCopy(t *testing.T) {
+	const n = 10<<20 + 333
+	t.Run("link", func(t *testing.T) {
+		st := newStore(t)
+		argv, env := helperArgv(t, "random", n, 6)
+		r := runOne(t, st, Options{Argv: argv, Env: env})
+		checkStream(t, st, r, record.Output, expectRandom(n, 6))
+		a, _ := os.Stat(filepath.Join(st.Dir, r.ID, "stdout.log"))
+		b, _ := os.Stat(filepath.Join(st.Dir, r.ID, "output.log"))
+		if !os.SameFile(a, b) {
+			t.Error("output.log of a single-stream run should be a link to stdout.log")
+		}
+	})
+	t.Run("copy near the cap", func(t *testing.T) {
+		st := newStore(t)
+		argv, env := helperArgv(t, "random", n, 8)
+		r := runOne(t, st, Options{Argv: argv, Env: env, MaxLogBytes: lazySlack + 3<<20})
+		checkStream(t, st, r, record.Output, expectRandom(n, 8))
+		checkStream(t, st, r, record.Stdout, expectRandom(n, 8))
+		if !r.Streams[record.Output].Truncated {
+			t.Error("output.log should be capped")
+		}
+	})
+}

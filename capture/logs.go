@@ -45,6 +45,7 @@ func (c *chunk) release() {
 
 // stream is one output pipe of the command and its log file.
 type stream struct {
+	name     string
 	r, w     *os.File
 	log      *logFile
 	chunks   chan *chunk // to this stream's log writer
@@ -62,6 +63,7 @@ type logSet struct {
 	output         *logFile
 	combined       chan *chunk // arrival order is the order of sends here
 	only           *stream     // the one stream output.log has copied so far
+	lazy           bool        // output.log not written yet: still a copy of only's log
 	writers        sync.WaitGroup
 	readers        sync.WaitGroup
 }
@@ -78,6 +80,7 @@ func openLogs(dir string, limit int64) (*logSet, error) {
 	if s.stderr, err = newStream(filepath.Join(dir, "stderr.log"), limit); err != nil {
 		return nil, err
 	}
+	s.stdout.name, s.stderr.name = record.Stdout, record.Stderr
 	return s, nil
 }
 
@@ -193,22 +196,34 @@ func (s *logSet) write(chunks <-chan *chunk, l *logFile) {
 }
 
 // writeCombined writes output.log. While every byte so far came from one
-// stream, output.log is a byte-for-byte copy of that stream's log, so it
-// skips hashing: the copy's hash is the stream's. The first chunk of the
-// other stream ends that, and the hash catches up by reading back what
-// was written. Most commands write nearly everything to one stream; this
-// halves the hashing they cost.
+// stream, output.log would be a byte-for-byte copy of that stream's log, so
+// it is neither written nor hashed: at the end it becomes a hard link to
+// that log. The first chunk of the other stream, or nearing the cap (the
+// other log's ring must not have overwritten what is copied), makes it
+// real: the prefix is copied, the hash catches up by reading it back.
+// Most commands write nearly everything to one stream; this halves what
+// they cost to capture.
 func (s *logSet) writeCombined() {
 	defer s.writers.Done()
-	s.output.deferHash = true
+	out := s.output
+	out.deferHash, s.lazy = true, true
 	for c := range s.combined {
 		if s.only == nil {
 			s.only = c.src
 		}
-		if s.output.deferHash && c.src != s.only {
-			s.output.catchUpHash()
+		if s.lazy && c.src == s.only && out.lazyRoom(int64(c.n)) {
+			out.n += int64(c.n)
+			c.release()
+			continue
 		}
-		s.output.Write(c.buf[:c.n])
+		if s.lazy {
+			s.lazy = false
+			out.copyPrefix(s.only.log, out.n)
+		}
+		if out.deferHash && c.src != s.only {
+			out.catchUpHash()
+		}
+		out.Write(c.buf[:c.n])
 		c.release()
 	}
 }
@@ -251,18 +266,24 @@ func (s *logSet) close() map[string]*record.Stream {
 	s.stdout.r.Close()
 	s.stderr.r.Close()
 	s.writers.Wait()
+	complete := s.stdout.complete && s.stderr.complete
 	streams := map[string]*record.Stream{
 		record.Stdout: s.stdout.log.Close(s.stdout.complete),
 		record.Stderr: s.stderr.log.Close(s.stderr.complete),
 	}
-	if s.output.deferHash && s.only != nil {
+	switch {
+	case s.lazy && s.only != nil:
+		streams[record.Output] = s.output.linkTo(s.only.log, streams[s.only.name], complete)
+	case s.output.deferHash && s.only != nil:
 		if s.only.log.err == nil {
 			// Never mixed: the same bytes as the one stream that wrote.
 			s.output.sum = s.only.log.sum
 		} else {
 			s.output.catchUpHash()
 		}
+		fallthrough
+	default:
+		streams[record.Output] = s.output.Close(complete)
 	}
-	streams[record.Output] = s.output.Close(s.stdout.complete && s.stderr.complete)
 	return streams
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
 
 	"github.com/runledger/runledger/record"
 )
@@ -31,6 +33,9 @@ type logFile struct {
 	// deferHash: Write does not hash; the caller supplies the hash of the
 	// same bytes, or calls catchUpHash before the bytes diverge.
 	deferHash bool
+	// written is n once the bytes are on disk, for another goroutine to
+	// wait on (writeCombined copying this log).
+	written atomic.Int64
 }
 
 func newLogFile(path string, limit int64) (*logFile, error) {
@@ -49,6 +54,7 @@ func newLogFile(path string, limit int64) (*logFile, error) {
 // Write never fails towards the caller: a full disk must not stop the live
 // passthrough or the other streams. The first error is kept for the record.
 func (l *logFile) Write(p []byte) {
+	defer func() { l.written.Store(l.n) }()
 	start := l.n
 	l.n += int64(len(p))
 	if l.err != nil {
@@ -68,6 +74,51 @@ func (l *logFile) Write(p []byte) {
 	}
 }
 
+// lazySlack is how far a stream's log can run ahead of output.log's
+// position: the chunks in flight between the reader and its writer.
+const lazySlack = buffersPerStream * readSize
+
+// lazyRoom reports whether k more bytes keep a lazily copied log clear of
+// the cap, where the source log's ring would start overwriting its prefix.
+func (l *logFile) lazyRoom(k int64) bool {
+	return l.cap == 0 || l.n+k+lazySlack <= l.cap
+}
+
+// linkTo finishes a log that was never written because it would equal src:
+// the file becomes a hard link to src's, described by src's record.
+func (l *logFile) linkTo(src *logFile, srcRec *record.Stream, complete bool) *record.Stream {
+	l.f.Close()
+	err := os.Remove(l.path)
+	if err == nil {
+		err = os.Link(src.path, l.path)
+	}
+	if err != nil {
+		// A file system without hard links: write the copy after all.
+		err = copyLog(src.path, l.path)
+	}
+	st := *srcRec
+	st.File, st.Complete = filepath.Base(l.path), complete
+	st.StoredRanges = append([][2]int64(nil), srcRec.StoredRanges...)
+	if err != nil {
+		st.WriteError = "output.log as a copy of " + srcRec.File + ": " + err.Error()
+	}
+	return &st
+}
+
+func copyLog(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	return errors.Join(err, out.Close())
+}
+
 // catchUpHash hashes what was written without hashing, and hashes from
 // now on. Past the cap it has nothing to do: unwrap hashes the final file.
 func (l *logFile) catchUpHash() {
@@ -77,6 +128,30 @@ func (l *logFile) catchUpHash() {
 	}
 	if _, err := io.Copy(l.sum, io.NewSectionReader(l.f, 0, l.n)); err != nil {
 		l.err, l.good = fmt.Errorf("read back %s: %w", l.path, err), 0
+	}
+}
+
+// copyPrefix makes this file's first n bytes those of src, which another
+// goroutine may still be appending to: it waits until src has written them.
+// A short copy (src hit a write error) is this file's write error too.
+func (l *logFile) copyPrefix(src *logFile, n int64) {
+	for src.written.Load() < n {
+		time.Sleep(100 * time.Microsecond)
+	}
+	// A fresh descriptor, and this file still at offset 0 (logs are written
+	// with WriteAt): os.File.ReadFrom then copies in the kernel.
+	in, err := os.Open(src.path)
+	var k int64
+	if err == nil {
+		k, err = l.f.ReadFrom(io.LimitReader(in, n))
+		in.Close()
+	}
+	l.good = k
+	if err == nil && k < n {
+		err = fmt.Errorf("copy %s: %d of %d bytes", src.path, k, n)
+	}
+	if err != nil {
+		l.err = fmt.Errorf("output.log from %s: %w", src.path, err)
 	}
 }
 
