@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	junit "github.com/joshdk/go-junit"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -38,6 +39,33 @@ func BenchmarkJUnit100k(b *testing.B) {
 		if *s.Tests != 100000 || *s.Failed != 100 || len(w) > 0 {
 			b.Fatalf("tests %d failed %d warnings %v", *s.Tests, *s.Failed, w)
 		}
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-alloc/op")
+}
+
+// BenchmarkJUnitStream100k reads the same kind of file with the streaming
+// reader used past go-junit's size bound.
+func BenchmarkJUnitStream100k(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "big.xml")
+	var sb strings.Builder
+	sb.WriteString(`<testsuites><testsuite name="big">`)
+	for i := range 100000 {
+		fmt.Fprintf(&sb, `<testcase name="T%d" classname="pkg" time="0.001"/>`, i)
+	}
+	sb.WriteString(`</testsuite></testsuites>`)
+	os.WriteFile(path, []byte(sb.String()), 0o644)
+	b.SetBytes(int64(sb.Len()))
+	var peak uint64
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n := 0
+		if err := streamJUnit(path, func(junit.Test) { n++ }); err != nil || n != 100000 {
+			b.Fatalf("%d tests, %v", n, err)
+		}
+		runtime.ReadMemStats(&after)
+		peak = max(peak, after.TotalAlloc-before.TotalAlloc)
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-alloc/op")
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,15 +217,29 @@ func TestBuildBoundsBigSummaries(t *testing.T) {
 	}
 }
 
-// TestJUnitTooBig: a JUnit file past the parse bound is a warning and an
-// unverified summary, never an out-of-memory crash or a pass.
+// TestJUnitTooBig: a JUnit file past go-junit's bound is streamed, with the
+// same counts; a malformed one is still a warning, never a pass.
 func TestJUnitTooBig(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "huge.xml")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "huge.xml")
 	f, _ := os.Create(path)
-	f.Truncate(maxJUnitBytes + 1)
+	fmt.Fprint(f, `<testsuites><testsuite name="big">`)
+	n := 0
+	for written := int64(0); written <= maxJUnitBytes; n++ {
+		k, _ := fmt.Fprintf(f, `<testcase name="T%d" classname="pkg" time="0.001"/>`, n)
+		written += int64(k)
+	}
+	fmt.Fprint(f, `<testcase name="Bad" classname="pkg"><failure message="boom">trace</failure></testcase></testsuite></testsuites>`)
 	f.Close()
 	s, _, w := readJUnit([]string{path})
-	if len(w) != 1 || !strings.Contains(w[0], "over the") || *s.Tests != 0 {
-		t.Fatalf("warnings %v tests %d", w, *s.Tests)
+	if len(w) != 0 || *s.Tests != n+1 || *s.Failed != 1 || s.Failures[0].Name != "Bad" || s.Failures[0].Message != "boom" {
+		t.Fatalf("warnings %v tests %d failed %d", w, *s.Tests, *s.Failed)
+	}
+	junk := filepath.Join(dir, "junk.xml")
+	g, _ := os.Create(junk)
+	g.Truncate(maxJUnitBytes + 1)
+	g.Close()
+	if _, _, w := readJUnit([]string{junk}); len(w) != 1 || !strings.Contains(w[0], "does not parse") {
+		t.Fatalf("a malformed big file: warnings %v", w)
 	}
 }

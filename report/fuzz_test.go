@@ -1,6 +1,7 @@
 package report
 
 import (
+	junit "github.com/joshdk/go-junit"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,6 +55,35 @@ func FuzzJUnit(f *testing.F) {
 		}
 		if len(s.Failures)+s.FailuresOmitted != *s.Failed+*s.Errors {
 			t.Fatalf("%d failures listed for %d failed and errors", len(s.Failures)+s.FailuresOmitted, *s.Failed+*s.Errors)
+		}
+	})
+}
+
+// FuzzJUnitStream: the streaming reader, used past go-junit's size bound,
+// counts exactly what go-junit counts wherever go-junit can parse.
+func FuzzJUnitStream(f *testing.F) {
+	f.Add([]byte(`<testsuites><testsuite><testcase name="a"/><testcase name="b"><failure message="x"/></testcase></testsuite></testsuites>`))
+	f.Add([]byte(`<x><testsuite><testcase name="a"><skipped/><error/></testcase><y><testsuite><testcase name="hidden"/></testsuite></y></testsuite></x>`))
+	f.Add([]byte(`<testsuite><testsuite><testcase name="nested"/></testsuite></testsuite><testcase name="outside"/>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "j.xml")
+		os.WriteFile(path, data, 0o644)
+		suites, err := junit.IngestFile(path)
+		if err != nil {
+			return
+		}
+		want := &junitTally{status: map[junitKey]junit.Status{}, failedOnce: map[junitKey]bool{}, failing: map[junitKey]junit.Test{}}
+		for _, tc := range allTests(suites) {
+			want.add(tc)
+		}
+		got := &junitTally{status: map[junitKey]junit.Status{}, failedOnce: map[junitKey]bool{}, failing: map[junitKey]junit.Test{}}
+		if err := streamJUnit(path, got.add); err != nil {
+			t.Fatalf("go-junit parses it, the stream does not: %v", err)
+		}
+		w, g := want.summary(), got.summary()
+		if *w.Tests != *g.Tests || *w.Failed != *g.Failed || *w.Errors != *g.Errors || *w.Skipped != *g.Skipped {
+			t.Fatalf("counts differ: go-junit %d/%d/%d/%d, stream %d/%d/%d/%d",
+				*w.Tests, *w.Failed, *w.Errors, *w.Skipped, *g.Tests, *g.Failed, *g.Errors, *g.Skipped)
 		}
 	})
 }

@@ -8,72 +8,103 @@ import (
 	junit "github.com/joshdk/go-junit"
 )
 
-// maxJUnitBytes bounds one JUnit file: go-junit builds the whole XML tree,
-// about 60 bytes of heap per byte of file (BenchmarkJUnit100k), so a
-// bigger file is reported unparsed rather than risking the runner's memory.
+// maxJUnitBytes bounds a JUnit file given to go-junit, which builds the
+// whole XML tree: about 60 bytes of heap per byte of file
+// (BenchmarkJUnit100k). A bigger file is streamed by streamJUnit instead.
 const maxJUnitBytes = 32 << 20
 
-// readJUnit reads the JUnit files of a run. Each test's verdict is its
-// last appearance (runners that re-run failures write a test twice); an
-// earlier failure of a test that later passed is returned as flaky. A file
-// that does not parse, or holds no test, is a warning and makes the summary
-// unverifiable: it is never read as "no failures".
+// junitTally keeps each test's last verdict (runners that re-run failures
+// write a test twice) and whether it ever failed; failing tests' details
+// only, so that memory grows with the number of tests, not their output.
+type junitTally struct {
+	order      []junitKey
+	status     map[junitKey]junit.Status
+	failedOnce map[junitKey]bool
+	failing    map[junitKey]junit.Test
+}
+
+type junitKey struct{ class, name string }
+
+func (j *junitTally) add(t junit.Test) {
+	k := junitKey{t.Classname, t.Name}
+	if _, seen := j.status[k]; !seen {
+		j.order = append(j.order, k)
+	}
+	j.status[k] = t.Status
+	if isFailure(t) {
+		j.failedOnce[k] = true
+		t.SystemOut, t.SystemErr = "", ""
+		j.failing[k] = t
+	}
+}
+
+// readJUnit reads the JUnit files of a run. An earlier failure of a test
+// that later passed is returned as flaky. A file that does not parse, or
+// holds no test, is a warning and makes the summary unverifiable: it is
+// never read as "no failures".
 func readJUnit(paths []string) (Summary, []TestRef, []string) {
-	type key struct{ class, name string }
-	var order []key
-	last := map[key]junit.Test{}
-	failedOnce := map[key]bool{}
+	j := &junitTally{status: map[junitKey]junit.Status{}, failedOnce: map[junitKey]bool{}, failing: map[junitKey]junit.Test{}}
 	var warnings []string
 	for _, p := range paths {
-		if info, err := os.Stat(p); err == nil && info.Size() > maxJUnitBytes {
-			warnings = append(warnings, fmt.Sprintf("JUnit %s: %d bytes, over the %d this report parses (go-junit holds the whole tree in memory, about 60 times the file)", p, info.Size(), maxJUnitBytes))
-			continue
-		}
-		suites, err := junit.IngestFile(p)
-		if err != nil {
+		n := 0
+		if err := visitJUnit(p, func(t junit.Test) { j.add(t); n++ }); err != nil {
 			warnings = append(warnings, fmt.Sprintf("JUnit %s: does not parse: %v", p, err))
 			continue
-		}
-		n := 0
-		for _, t := range allTests(suites) {
-			k := key{t.Classname, t.Name}
-			if _, seen := last[k]; !seen {
-				order = append(order, k)
-			}
-			last[k] = t
-			failedOnce[k] = failedOnce[k] || isFailure(t)
-			n++
 		}
 		if n == 0 {
 			warnings = append(warnings, fmt.Sprintf("JUnit %s: holds no test case", p))
 		}
 	}
+	return j.summary(), j.flaky(), warnings
+}
+
+// visitJUnit hands each test case of a file to visit: through go-junit,
+// or streamed when the file is too big for its in-memory tree.
+func visitJUnit(path string, visit func(junit.Test)) error {
+	if info, err := os.Stat(path); err == nil && info.Size() > maxJUnitBytes {
+		return streamJUnit(path, visit)
+	}
+	suites, err := junit.IngestFile(path)
+	if err != nil {
+		return err
+	}
+	for _, t := range allTests(suites) {
+		visit(t)
+	}
+	return nil
+}
+
+func (j *junitTally) summary() Summary {
 	s := Summary{Source: "junit"}
 	var tests, passed, failed, skipped, errs int
-	var flaky []TestRef
-	for _, k := range order {
-		t := last[k]
+	for _, k := range j.order {
 		tests++
-		switch t.Status {
+		switch j.status[k] {
 		case junit.StatusPassed:
 			passed++
-			if failedOnce[k] {
-				flaky = append(flaky, TestRef{Name: t.Name, Classname: t.Classname})
-			}
 		case junit.StatusSkipped:
 			skipped++
 		case junit.StatusFailed:
 			failed++
+			s.Failures = append(s.Failures, junitFailure(j.failing[k]))
 		case junit.StatusError:
 			errs++
-		}
-		if isFailure(t) {
-			s.Failures = append(s.Failures, junitFailure(t))
+			s.Failures = append(s.Failures, junitFailure(j.failing[k]))
 		}
 	}
 	s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors = &tests, &passed, &failed, &skipped, &errs
 	bound(&s)
-	return s, flaky, warnings
+	return s
+}
+
+func (j *junitTally) flaky() []TestRef {
+	var out []TestRef
+	for _, k := range j.order {
+		if j.status[k] == junit.StatusPassed && j.failedOnce[k] {
+			out = append(out, TestRef{Name: k.name, Classname: k.class})
+		}
+	}
+	return out
 }
 
 func allTests(suites []junit.Suite) []junit.Test {
