@@ -94,7 +94,7 @@ func (l *logFile) linkTo(src *logFile, srcRec *record.Stream, complete bool) *re
 	}
 	if err != nil {
 		// A file system without hard links: write the copy after all.
-		err = copyLog(src.path, l.path)
+		_, _, err = copyFile(src.path, l.path)
 	}
 	st := *srcRec
 	st.File, st.Complete = filepath.Base(l.path), complete
@@ -103,20 +103,6 @@ func (l *logFile) linkTo(src *logFile, srcRec *record.Stream, complete bool) *re
 		st.WriteError = "output.log as a copy of " + srcRec.File + ": " + err.Error()
 	}
 	return &st
-}
-
-func copyLog(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	return errors.Join(err, out.Close())
 }
 
 // catchUpHash hashes what was written without hashing, and hashes from

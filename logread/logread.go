@@ -121,7 +121,7 @@ func (l *Log) Lines(fn func(Line) bool) error {
 		ln, n, err := readLine(r)
 		if n > 0 {
 			ln.Number = num
-			ln.Start, ln.End = l.original(stored), l.original(stored+n-1)+1
+			ln.Start, ln.End = l.Stream.OriginalRange(stored, stored+n)
 			if !fn(ln) {
 				return nil
 			}
@@ -154,17 +154,6 @@ func readLine(r *bufio.Reader) (Line, int64, error) {
 			return ln, n, err
 		}
 	}
-}
-
-func (l *Log) original(stored int64) int64 {
-	var base int64
-	for _, rg := range l.Stream.StoredRanges {
-		if stored < base+rg[1]-rg[0] {
-			return rg[0] + stored - base
-		}
-		base += rg[1] - rg[0]
-	}
-	return stored
 }
 
 // LineRange maps lines first..last (1-based, inclusive) of the stored file

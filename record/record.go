@@ -229,6 +229,29 @@ func Write(dir string, r *Record) error {
 	return nil
 }
 
+// OriginalRange maps a byte range [start, end) of the stored file back to
+// offsets in the original stream. The start belongs to the piece holding
+// that byte; the end to the piece holding the byte before it, so a range
+// ending at a piece boundary does not jump across the omitted middle.
+func (s *Stream) OriginalRange(start, end int64) (int64, int64) {
+	o := s.originalOffset(start)
+	if end <= start {
+		return o, o
+	}
+	return o, s.originalOffset(end-1) + 1
+}
+
+func (s *Stream) originalOffset(stored int64) int64 {
+	var base int64
+	for _, rg := range s.StoredRanges {
+		if stored < base+rg[1]-rg[0] {
+			return rg[0] + stored - base
+		}
+		base += rg[1] - rg[0]
+	}
+	return stored
+}
+
 // ErrNotStored: a range lies (partly) in the middle of a truncated stream,
 // which the store did not keep.
 var ErrNotStored = errors.New("not stored")

@@ -62,3 +62,24 @@ func TestWriteRead(t *testing.T) {
 		t.Fatalf("wrong schema: %v", err)
 	}
 }
+
+func TestStoredAndOriginalOffsets(t *testing.T) {
+	s := &Stream{StoredRanges: [][2]int64{{0, 100}, {900, 1000}}}
+	tests := []struct{ start, end, wantStart, wantEnd int64 }{
+		{0, 10, 0, 10},
+		{90, 100, 90, 100},    // ends at the head's end, not the tail's start
+		{100, 110, 900, 910},  // starts at the tail's start, not the head's end
+		{150, 200, 950, 1000}, // the stream's end
+	}
+	for _, tc := range tests {
+		if s0, e0 := s.OriginalRange(tc.start, tc.end); s0 != tc.wantStart || e0 != tc.wantEnd {
+			t.Errorf("OriginalRange(%d, %d) = %d, %d; want %d, %d", tc.start, tc.end, s0, e0, tc.wantStart, tc.wantEnd)
+		}
+		if off, ok := s.StoredOffset(tc.wantStart, tc.wantEnd); !ok || off != tc.start {
+			t.Errorf("StoredOffset(%d, %d) = %d, %v; want %d", tc.wantStart, tc.wantEnd, off, ok, tc.start)
+		}
+	}
+	if _, ok := s.StoredOffset(95, 905); ok {
+		t.Error("a range across the omitted middle has no stored offset")
+	}
+}

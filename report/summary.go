@@ -81,7 +81,7 @@ func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, [
 		none.Note = "no known runner summary in the output; counts are not guessed"
 		return none, nil
 	}
-	s := fromRunner(rs, out.StoredRanges)
+	s := fromRunner(rs, out)
 	s.Verified, s.Note = runnerVerified(f, out, r, rs, s)
 	return s, convertRefs(rs.Flaky)
 }
@@ -99,15 +99,16 @@ func runnerVerified(f *os.File, out *record.Stream, r *record.Record, rs *runner
 	return consistent(r, s)
 }
 
-func fromRunner(rs *runners.Summary, ranges [][2]int64) Summary {
+func fromRunner(rs *runners.Summary, out *record.Stream) Summary {
 	s := Summary{Source: rs.Source, Tests: rs.Tests, Passed: rs.Passed, Failed: rs.Failed,
 		Skipped: rs.Skipped, Errors: rs.Errors, Note: rs.Note, FailuresOmitted: rs.FailuresOmitted}
 	for _, sp := range rs.Spans {
-		s.Spans = append(s.Spans, Span{Stream: record.Output,
-			Start: toOriginal(sp.Start, ranges), End: toOriginal(sp.End, ranges)})
+		start, end := out.OriginalRange(sp.Start, sp.End)
+		s.Spans = append(s.Spans, Span{Stream: record.Output, Start: start, End: end})
 	}
 	for _, f := range rs.Failures {
-		span := Span{Stream: record.Output, Start: toOriginal(f.Span.Start, ranges), End: toOriginal(f.Span.End, ranges)}
+		start, end := out.OriginalRange(f.Span.Start, f.Span.End)
+		span := Span{Stream: record.Output, Start: start, End: end}
 		s.Failures = append(s.Failures, Failure{Name: f.Name, Classname: f.Classname,
 			File: f.File, Line: f.Line, Message: clip(f.Message, 1000), Span: &span})
 	}
@@ -131,19 +132,6 @@ func bound(s *Summary) {
 		kept := append(s.Spans[:maxSpans/2:maxSpans/2], s.Spans[n-maxSpans/2:]...)
 		s.Spans, s.SpansOmitted = kept, n-maxSpans
 	}
-}
-
-// toOriginal maps an offset in a stored file to the original stream.
-func toOriginal(off int64, ranges [][2]int64) int64 {
-	var base int64
-	for _, rg := range ranges {
-		n := rg[1] - rg[0]
-		if off <= base+n {
-			return rg[0] + off - base
-		}
-		base += n
-	}
-	return off
 }
 
 func convertRefs(in []runners.TestRef) []TestRef {
