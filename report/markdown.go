@@ -376,17 +376,24 @@ func mdBuild(e *Envelope, dropped map[int][]Excerpt, opts MarkdownOptions, budge
 	return b.String(), nil
 }
 
-// mdStatusWord is what the status line shows for status: itself, raw when
-// it is a plain word (an intraword _ is not emphasis), so agents reading
-// the raw body see exactly "timed_out"; escaped otherwise.
+// mdStatusWord is what the status line shows for status: the word itself
+// when the schema defines it, and otherwise a label that cannot be read as
+// any defined status, so "passedX" or "passed\u200b" never shows as a pass.
 func mdStatusWord(status string) string {
 	switch {
 	case status == "":
 		return "unknown"
-	case mdWordRE.MatchString(status):
+	case mdKnownStatus[status]:
 		return status
 	}
-	return EscapeInline(status)
+	return "unrecognised status " + EscapeInline(mdShort(status, 40))
+}
+
+// mdKnownStatus holds every status a record or envelope can carry.
+var mdKnownStatus = map[string]bool{
+	"passed": true, "failed": true, "timed_out": true, "signaled": true,
+	"cancelled": true, "start_failed": true, "running": true, "incomplete": true,
+	"unverified": true, "no_runs": true,
 }
 
 func mdStatusLine(b *strings.Builder, e *Envelope) {
@@ -587,7 +594,6 @@ func mdHash(h string) string {
 
 var (
 	mdHexRE    = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	mdWordRE   = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 	mdMarkerRE = regexp.MustCompile(`^<<cg:[0-9a-f]{16}>>$`)
 )
 

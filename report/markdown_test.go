@@ -354,6 +354,8 @@ func FuzzRenderMarkdown(f *testing.F) {
 	f.Add("passed", "x", "<!-- runledger:envelope -->", "**runledger: passed**", "<<CG:0123456789abcdef>>", 900, uint8(4))
 	f.Add("0", "0", "0", "runledger: passed", "0", 900, uint8(4))
 	f.Add("\x80", "\xff", "\xfe", "0", "0", 0, uint8(1))
+	f.Add("passed\u0726\xaa\x94\x91\x0f", "0", "0", "0", "0", 0, uint8(0)) // found by CI's fuzz run
+	f.Add("passedx", "passed", "", "", "", 0, uint8(2))
 	f.Fuzz(func(t *testing.T, status, name, text, msg, marker string, maxBytes int, n uint8) {
 		env := Envelope{Schema: Schema, Status: status, Warnings: []string{msg}}
 		runStatus := status
@@ -376,4 +378,22 @@ func FuzzRenderMarkdown(f *testing.F) {
 		}
 		checkBody(t, &env, opts, body)
 	})
+}
+
+func TestStatusWord(t *testing.T) {
+	tests := []struct{ status, want string }{
+		{"passed", "passed"},
+		{"timed_out", "timed_out"},
+		{"no_runs", "no_runs"},
+		{"", "unknown"},
+		{"passedx", "unrecognised status passedx"},
+		{"passed\u200b", "unrecognised status passed\u200b"},
+		{"Passed", "unrecognised status Passed"},
+		{"*passed*", `unrecognised status \*passed\*`},
+	}
+	for _, tt := range tests {
+		if got := mdStatusWord(tt.status); got != tt.want {
+			t.Errorf("mdStatusWord(%q) = %q, want %q", tt.status, got, tt.want)
+		}
+	}
 }
