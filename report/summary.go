@@ -72,7 +72,12 @@ func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, [
 		return none, nil
 	}
 	defer f.Close()
-	rs, err := runners.Scan(f)
+	info, err := f.Stat()
+	if err != nil {
+		*warnings = append(*warnings, "summary: "+err.Error())
+		return none, nil
+	}
+	rs, err := runners.Check(f, info.Size())
 	if err != nil {
 		*warnings = append(*warnings, "summary: "+err.Error())
 		return none, nil
@@ -81,16 +86,17 @@ func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, [
 		none.Note = "no known runner summary in the output; counts are not guessed"
 		return none, nil
 	}
-	s := fromRunner(rs, out)
-	s.Verified, s.Note = runnerVerified(f, out, r, rs, s)
+	s := fromRunner(rs.Summary, out)
+	s.Verified, s.Note = runnerVerified(rs, info.Size(), out, r, s)
 	return s, convertRefs(rs.Flaky)
 }
 
-func runnerVerified(f *os.File, out *record.Stream, r *record.Record, rs *runners.Summary, s Summary) (bool, string) {
-	if err := runners.Verify(f, out.StoredBytes, rs); err != nil {
-		return false, "re-reading the cited lines did not reproduce the counts: " + err.Error()
-	}
+func runnerVerified(rs runners.Checked, size int64, out *record.Stream, r *record.Record, s Summary) (bool, string) {
 	switch {
+	case size != out.StoredBytes:
+		return false, fmt.Sprintf("%s has %d bytes, the record says %d were stored", out.File, size, out.StoredBytes)
+	case rs.Unverified != nil:
+		return false, "re-reading the cited lines did not reproduce the counts: " + rs.Unverified.Error()
 	case out.Truncated:
 		return false, "the log was truncated: the omitted middle may hold more results"
 	case r.ExitCode == nil:

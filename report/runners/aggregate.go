@@ -48,6 +48,7 @@ type state struct {
 	mocha   *mochaParser
 	ws      string
 	spans   spanSet
+	tap     *tap // when set, hands the counted lines to a verifier as they come
 }
 
 func newState() *state {
@@ -64,15 +65,16 @@ func newState() *state {
 // `npm test --workspaces` sums its runs instead of taking them for retries.
 var npmBanner = regexp.MustCompile(`^> (\S+@\S+) \S+$`)
 
-func (st *state) feed(l *line) {
+// feed gives l to the parsers and reports whether any of them used it.
+func (st *state) feed(l *line) bool {
 	if !noFast && !st.wants(l) {
-		return
+		return false
 	}
 	if used, ok := st.golang.fast(l, !noFast && st.quiet(l)); ok {
 		if used {
-			st.spans.add(l)
+			st.count(l)
 		}
-		return
+		return used
 	}
 	l.materialize()
 	used := false
@@ -87,7 +89,16 @@ func (st *state) feed(l *line) {
 		}
 	}
 	if used {
-		st.spans.add(l)
+		st.count(l)
+	}
+	return used
+}
+
+// count records l as a line the result depends on.
+func (st *state) count(l *line) {
+	st.spans.add(l)
+	if st.tap != nil {
+		st.tap.add(l)
 	}
 }
 

@@ -107,3 +107,17 @@ func BenchmarkVerifyGoVerbose(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckGoVerbose: Scan and its verification together, as the
+// report runs them; compare with BenchmarkScanGoVerbose.
+func BenchmarkCheckGoVerbose(b *testing.B) {
+	f, size := sharedBenchLog(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := Check(f, size)
+		if err != nil || c.Unverified != nil || c.Failed == nil || *c.Failed != 1 {
+			b.Fatalf("check: %+v %v", c, err)
+		}
+	}
+}

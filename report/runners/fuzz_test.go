@@ -9,7 +9,8 @@ import (
 
 // fuzzParser checks, for any prefix the fuzzer makes, the invariants every
 // parser must keep:
-//   - Scan never panics, and Verify accepts what Scan returns for the same bytes;
+//   - Scan never panics, Verify accepts what Scan returns for the same bytes,
+//     and Check returns the same and verifies it;
 //   - coalescing the spans into covering ranges changes no count or name,
 //     and Verify accepts those ranges too;
 //   - after the prefix, a complete failing result block of the runner (the
@@ -43,6 +44,10 @@ func checkVerifies(t *testing.T, log []byte) *Summary {
 		if err := Verify(bytes.NewReader(log), int64(len(log)), s); err != nil {
 			t.Fatalf("Verify rejects Scan's own result on %q: %v", log, err)
 		}
+	}
+	c, err := Check(bytes.NewReader(log), int64(len(log)))
+	if err != nil || c.Unverified != nil || !sameJSON(c.Summary, s) {
+		t.Fatalf("Check on %q: %v, unverified %v, %+v, want %+v", log, err, c.Unverified, c.Summary, s)
 	}
 	checkFailureSpans(t, s, int64(len(log)))
 	checkCoalesced(t, log)

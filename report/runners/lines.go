@@ -248,3 +248,35 @@ func skipEscape(b []byte, i int) int {
 	}
 	return i + 1
 }
+
+// skipTo moves the reader forward to offset off, which starts line num,
+// discarding the bytes between unread.
+func (lr *lineReader) skipTo(off, num int64) error {
+	if off < lr.off {
+		return fmt.Errorf("offset %d is behind the reader, at %d", off, lr.off)
+	}
+	for d := off - lr.off; ; {
+		k := min(d, int64(lr.n-lr.pos))
+		lr.pos += int(k)
+		lr.off += k
+		if d -= k; d == 0 {
+			break
+		}
+		if lr.eof {
+			return fmt.Errorf("offset %d: %w", off, io.ErrUnexpectedEOF)
+		}
+		if err := lr.fill(); err != nil {
+			return err
+		}
+	}
+	// The markers may point into the skipped bytes; each moves on alone,
+	// so a buffer with many of one and none of the other stays cheap.
+	if lr.escAt < lr.pos {
+		lr.escAt = lr.find(lr.pos, 0x1b)
+	}
+	if lr.crAt < lr.pos {
+		lr.crAt = lr.find(lr.pos, '\r')
+	}
+	lr.num = num - 1
+	return nil
+}

@@ -5,12 +5,14 @@
 // framework yields Source "none" and no counts: a number is never made up
 // from green lines.
 //
-// Use: Scan a stored stream (stdout.log, or output.log for runners that
-// split their output across both, like jest), then Verify the result against
-// the same file before calling it verified:
+// Use: Check a stored stream (stdout.log, or output.log for runners that
+// split their output across both, like jest): it scans and verifies at once.
 //
-//	s, err := runners.Scan(f)            // one pass, bounded memory
-//	verified := s.Source != runners.SourceNone && runners.Verify(f, size, s) == nil
+//	c, err := runners.Check(f, size)     // bounded memory, the verification trailing the scan
+//	verified := err == nil && c.Source != runners.SourceNone && c.Unverified == nil
+//
+// Scan and Verify are the two halves apart: Verify is what a reader holding
+// only the summary and the log runs, on the ranges the summary cites.
 //
 // Span offsets are offsets into the scanned bytes. When the stored file is a
 // truncated stream (head and tail kept), map them through the record's
@@ -101,7 +103,10 @@ type Span struct {
 // Scan reads a log once, with bounded memory, and returns the runner summary
 // it holds, or a Summary with Source "none".
 func Scan(r io.Reader) (*Summary, error) {
-	st := newState()
+	return scan(newState(), r)
+}
+
+func scan(st *state, r io.Reader) (*Summary, error) {
 	lr := newLineReader(r, 0, 1, readBlock)
 	for {
 		l, err := lr.next()
