@@ -354,7 +354,7 @@ var re2Space = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': tr
 // nonSpace returns the length of the run of non-\s bytes at the start of b.
 func nonSpace(b []byte) int {
 	for i, c := range b {
-		if isRE2Space(c) {
+		if c <= ' ' && isRE2Space(c) { // every \s byte is at most ' '
 			return i
 		}
 	}

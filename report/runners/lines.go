@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // MaxLineKeep is how many bytes of a line are kept for matching. A line can be
@@ -193,9 +194,27 @@ func (lr *lineReader) build(raw []byte, n int64, cut, dirty bool) *line {
 	if dirty {
 		raw = lr.clean(raw)
 	}
-	l.textB, l.trimB = raw, bytes.TrimSpace(raw)
+	l.textB, l.trimB = raw, trimSpace(raw)
 	return l
 }
+
+// trimSpace is bytes.TrimSpace with the ASCII ends handled inline: it runs
+// on every line, and the call and rune checks cost more than the trimming.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && asciiSpace[b[0]] {
+		b = b[1:]
+	}
+	for len(b) > 0 && asciiSpace[b[len(b)-1]] {
+		b = b[:len(b)-1]
+	}
+	if len(b) > 0 && (b[0] >= utf8.RuneSelf || b[len(b)-1] >= utf8.RuneSelf) {
+		return bytes.TrimSpace(b) // Unicode spaces at an end
+	}
+	return b
+}
+
+// asciiSpace is unicode.IsSpace for ASCII, what bytes.TrimSpace trims.
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 func (lr *lineReader) clean(raw []byte) []byte {
 	raw = bytes.TrimSuffix(raw, []byte("\r"))

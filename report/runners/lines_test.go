@@ -147,3 +147,18 @@ func TestVerifyRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestTrimSpace: the inline trim agrees with bytes.TrimSpace, Unicode
+// spaces at the ends included, and returns a subslice.
+func TestTrimSpace(t *testing.T) {
+	for _, s := range []string{"", " ", "\t\n\v\f\r ", "a", " a b ", "\u00a0a\u00a0", " \u2003x\u0085 ", "é", " ü\u00a0", "\xff \xfe", "\u00a0"} {
+		b := []byte(s)
+		got, want := trimSpace(b), bytes.TrimSpace(b)
+		if !bytes.Equal(got, want) {
+			t.Errorf("trimSpace(%q) = %q, want %q", s, got, want)
+		}
+		if len(got) > 0 && cap(b)-cap(got) != bytes.Index(b, got) {
+			t.Errorf("trimSpace(%q) is not a subslice at its offset", s)
+		}
+	}
+}
