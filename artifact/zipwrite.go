@@ -3,15 +3,18 @@ package artifact
 import (
 	"archive/zip"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash"
+	"hash/crc32"
 	"io"
 	"os"
 	"path"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ManifestName is the zip entry, written last, that lists every other entry
@@ -103,27 +106,102 @@ func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, err
 	if err != nil {
 		return Entry{}, nil, err
 	}
+	if f.Store {
+		return addStored(zw, cw, f.Name, src, info)
+	}
 	e := Entry{Name: f.Name, Method: methodDeflate}
 	fh := &zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: info.ModTime().UTC().Truncate(time.Second)}
-	if f.Store {
-		fh.Method, e.Method = zip.Store, methodStore
-	}
 	fh.SetMode(0o644)
 	dst, err := zw.CreateHeader(fh)
 	if err != nil {
 		return Entry{}, nil, err
 	}
+	return copyEntry(zw, cw, e, fh, dst, src)
+}
+
+func copyEntry(zw *zip.Writer, cw *countHash, e Entry, fh *zip.FileHeader, dst io.Writer, src io.Reader) (Entry, *zip.FileHeader, error) {
 	if err := zw.Flush(); err != nil {
 		return Entry{}, nil, err
 	}
 	e.Offset = cw.n
 	sum := sha256.New()
+	var err error
 	e.Size, err = io.Copy(io.MultiWriter(dst, sum), src)
 	if err != nil {
 		return Entry{}, nil, err
 	}
 	e.SHA256 = hex.EncodeToString(sum.Sum(nil))
 	return e, fh, nil
+}
+
+// addStored writes a log uncompressed with its CRC-32 and sizes in the
+// local header, read in a first pass, and no data descriptor. Streaming
+// unzippers, among them unzip-stream in @actions/artifact (what
+// actions/download-artifact runs), find the end of a stored entry that has
+// a data descriptor by searching its bytes for the descriptor's signature:
+// a log that prints "PK\x07\x08" and its own offset would end its entry
+// early there and break the download.
+func addStored(zw *zip.Writer, cw *countHash, name string, src *os.File, info os.FileInfo) (Entry, *zip.FileHeader, error) {
+	size := info.Size()
+	crc := crc32.NewIEEE()
+	if _, err := io.Copy(crc, io.NewSectionReader(src, 0, size)); err != nil {
+		return Entry{}, nil, err
+	}
+	fh := storedHeader(name, info.ModTime(), size, crc.Sum32())
+	dst, err := zw.CreateRaw(fh)
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	fh.Extra = nil // the local zip64 block; Close writes the central one
+	again := crc32.NewIEEE()
+	e, fh, err := copyEntry(zw, cw, Entry{Name: name, Method: methodStore}, fh, io.MultiWriter(dst, again), io.NewSectionReader(src, 0, size))
+	switch {
+	case err != nil:
+		return Entry{}, nil, err
+	case e.Size != size || again.Sum32() != fh.CRC32:
+		return Entry{}, nil, fmt.Errorf("%s changed while it was zipped", src.Name())
+	}
+	return e, fh, nil
+}
+
+// storedHeader fills in what CreateHeader would (versions, times, the UTF-8
+// flag) for an entry whose CRC and sizes are known up front. At 4 GiB and
+// more the local header needs a zip64 block with both sizes.
+func storedHeader(name string, mod time.Time, size int64, crc uint32) *zip.FileHeader {
+	fh := &zip.FileHeader{Name: name, Method: zip.Store, CRC32: crc,
+		CompressedSize64: uint64(size), UncompressedSize64: uint64(size)}
+	fh.SetMode(0o644)
+	version := uint16(20)
+	if size >= 1<<32-1 {
+		version = 45
+		fh.Extra = binary.LittleEndian.AppendUint16(fh.Extra, 0x0001) // zip64 extended information
+		fh.Extra = binary.LittleEndian.AppendUint16(fh.Extra, 16)
+		fh.Extra = binary.LittleEndian.AppendUint64(fh.Extra, uint64(size))
+		fh.Extra = binary.LittleEndian.AppendUint64(fh.Extra, uint64(size))
+	}
+	fh.CreatorVersion = fh.CreatorVersion&0xff00 | version
+	fh.ReaderVersion = version
+	if !isASCII(name) && utf8.ValidString(name) {
+		fh.Flags |= 0x800
+	}
+	mod = mod.UTC().Truncate(time.Second)
+	fh.Modified = mod
+	// CreateRaw writes the MS-DOS fields as they are: it converts Modified
+	// only in CreateHeader.
+	//lint:ignore SA1019 see above
+	fh.ModifiedDate = uint16(mod.Day() + int(mod.Month())<<5 + max(mod.Year()-1980, 0)<<9)
+	//lint:ignore SA1019 see above
+	fh.ModifiedTime = uint16(mod.Second()/2 + mod.Minute()<<5 + mod.Hour()<<11)
+	return fh
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // addManifest writes the manifest. Creating its header closes the previous

@@ -1,11 +1,15 @@
 package artifact
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,4 +131,73 @@ func ExampleDefaultName() {
 	name, _ := DefaultName("test", `{"os":"ubuntu-24.04","go":"1.26"}`, "2")
 	fmt.Println(name)
 	// Output: runledger-test-1.26-ubuntu-24.04-attempt2
+}
+
+// TestStoredEntriesCarryTheirSizes: a stored log's local header holds its
+// CRC-32 and sizes and no data descriptor follows, so a streaming
+// unzipper never searches the log for a descriptor's signature. The log
+// here forges one: "PK\x07\x08", a CRC, and its own offset as both sizes.
+func TestStoredEntriesCarryTheirSizes(t *testing.T) {
+	log := []byte("line one\nline two\n")
+	forged := binary.LittleEndian.AppendUint32([]byte("PK\x07\x08\x00\x00\x00\x00"), uint32(len(log)))
+	forged = binary.LittleEndian.AppendUint32(forged, uint32(len(log)))
+	log = append(append(log, forged...), "the rest of the log\n"...)
+	p := filepath.Join(t.TempDir(), "stdout.log")
+	os.WriteFile(p, log, 0o644)
+	mtime := time.Date(2026, 11, 30, 1, 2, 5, 0, time.FixedZone("CET", 3600))
+	os.Chtimes(p, mtime, mtime)
+	var blob bytes.Buffer
+	entries, _, _, err := writeZip(&blob, []File{{Name: "r/stdout.log", Path: p, Store: true}, {Name: "r/é.log", Path: p, Store: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		// The local header: signature, version, flags, method, time, date,
+		// crc, compressed and uncompressed size, name and extra lengths.
+		b := blob.Bytes()
+		nameLen := len(e.Name)
+		h := b[e.Offset-int64(30+nameLen) : e.Offset]
+		flags, crc := binary.LittleEndian.Uint16(h[6:]), binary.LittleEndian.Uint32(h[14:])
+		csize, usize := binary.LittleEndian.Uint32(h[18:]), binary.LittleEndian.Uint32(h[22:])
+		if string(h[:4]) != "PK\x03\x04" || string(h[30:]) != e.Name {
+			t.Fatalf("%s: no local header right before offset %d", e.Name, e.Offset)
+		}
+		wantUTF8 := e.Name != "r/stdout.log"
+		if flags&0x8 != 0 || (flags&0x800 != 0) != wantUTF8 || crc != crc32.ChecksumIEEE(log) || int(csize) != len(log) || int(usize) != len(log) {
+			t.Errorf("%s: flags %#x crc %08x sizes %d/%d; want no descriptor, crc %08x, size %d",
+				e.Name, flags, crc, csize, usize, crc32.ChecksumIEEE(log), len(log))
+		}
+		end := e.Offset + int64(len(log))
+		if !bytes.Equal(b[e.Offset:end], log) || !bytes.HasPrefix(b[end:], []byte("PK\x03\x04")) {
+			t.Errorf("%s: the next local header does not follow the data directly", e.Name)
+		}
+	}
+	zr, err := zip.NewReader(bytes.NewReader(blob.Bytes()), int64(blob.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := time.Date(2026, 11, 30, 0, 2, 4, 0, time.UTC) // MS-DOS time: UTC here, in 2 s steps
+	for _, f := range zr.File[:2] {
+		rc, _ := f.Open()
+		got, err := io.ReadAll(rc) // checks the CRC at the end
+		if err != nil || !bytes.Equal(got, log) || !f.Modified.Equal(mod) {
+			t.Errorf("%s: %d bytes, %v, modified %v, want %v", f.Name, len(got), err, f.Modified, mod)
+		}
+	}
+}
+
+// TestStoredHeaderZip64: from 4 GiB a stored entry's local header says
+// 0xffffffff and carries both sizes in a zip64 block (the central
+// directory gets its own from archive/zip).
+func TestStoredHeaderZip64(t *testing.T) {
+	mod := time.Now()
+	small := storedHeader("a.log", mod, 1<<32-2, 7)
+	if small.Extra != nil || small.ReaderVersion != 20 {
+		t.Errorf("below 4 GiB: extra %x, version %d", small.Extra, small.ReaderVersion)
+	}
+	big := storedHeader("a.log", mod, 1<<32+10, 7)
+	want := []byte{1, 0, 16, 0, 10, 0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 0, 1, 0, 0, 0}
+	if !bytes.Equal(big.Extra, want) || big.ReaderVersion != 45 || big.CreatorVersion&0xff != 45 {
+		t.Errorf("from 4 GiB: extra %v, versions %d/%d; want %v, 45", big.Extra, big.ReaderVersion, big.CreatorVersion&0xff, want)
+	}
 }
