@@ -2,6 +2,8 @@ package artifact
 
 import (
 	"archive/zip"
+	"bytes"
+	"compress/flate"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -94,6 +96,15 @@ func writeZip(w io.Writer, files []File) (entries []Entry, size int64, sum strin
 	return entries, cw.n, hex.EncodeToString(cw.sum.Sum(nil)), nil
 }
 
+// Every entry is written raw, its CRC-32 and sizes in the local header and
+// no data descriptor after it. Streaming unzippers, among them unzip-stream
+// in @actions/artifact (what actions/download-artifact runs), find the end
+// of an entry that has a data descriptor by searching its bytes for the
+// descriptor's signature: a log that prints "PK\x07\x08", a CRC and its own
+// offset twice would end its entry early there and break the download. So
+// a file is read twice: once for the CRC and compressed size, once into
+// the zip, and a file that reads differently the second time is an error.
+
 // addFile copies one file into the zip. The zip writer buffers, so it is
 // flushed after the local header to learn where the data begins.
 func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, error) {
@@ -106,78 +117,95 @@ func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, err
 	if err != nil {
 		return Entry{}, nil, err
 	}
-	if f.Store {
-		return addStored(zw, cw, f.Name, src, info)
-	}
-	e := Entry{Name: f.Name, Method: methodDeflate}
-	fh := &zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: info.ModTime().UTC().Truncate(time.Second)}
-	fh.SetMode(0o644)
-	dst, err := zw.CreateHeader(fh)
-	if err != nil {
-		return Entry{}, nil, err
-	}
-	return copyEntry(zw, cw, e, fh, dst, src)
-}
-
-func copyEntry(zw *zip.Writer, cw *countHash, e Entry, fh *zip.FileHeader, dst io.Writer, src io.Reader) (Entry, *zip.FileHeader, error) {
-	if err := zw.Flush(); err != nil {
-		return Entry{}, nil, err
-	}
-	e.Offset = cw.n
-	sum := sha256.New()
-	var err error
-	e.Size, err = io.Copy(io.MultiWriter(dst, sum), src)
-	if err != nil {
-		return Entry{}, nil, err
-	}
-	e.SHA256 = hex.EncodeToString(sum.Sum(nil))
-	return e, fh, nil
-}
-
-// addStored writes a log uncompressed with its CRC-32 and sizes in the
-// local header, read in a first pass, and no data descriptor. Streaming
-// unzippers, among them unzip-stream in @actions/artifact (what
-// actions/download-artifact runs), find the end of a stored entry that has
-// a data descriptor by searching its bytes for the descriptor's signature:
-// a log that prints "PK\x07\x08" and its own offset would end its entry
-// early there and break the download.
-func addStored(zw *zip.Writer, cw *countHash, name string, src *os.File, info os.FileInfo) (Entry, *zip.FileHeader, error) {
 	size := info.Size()
-	crc := crc32.NewIEEE()
-	if _, err := io.Copy(crc, io.NewSectionReader(src, 0, size)); err != nil {
+	e := Entry{Name: f.Name, Method: methodDeflate}
+	method := zip.Deflate
+	if f.Store {
+		e.Method, method = methodStore, zip.Store
+	}
+	first, err := encode(io.Discard, method, io.NewSectionReader(src, 0, size))
+	if err != nil {
 		return Entry{}, nil, err
 	}
-	fh := storedHeader(name, info.ModTime(), size, crc.Sum32())
+	fh := rawHeader(f.Name, info.ModTime(), method, first)
 	dst, err := zw.CreateRaw(fh)
 	if err != nil {
 		return Entry{}, nil, err
 	}
 	fh.Extra = nil // the local zip64 block; Close writes the central one
-	again := crc32.NewIEEE()
-	e, fh, err := copyEntry(zw, cw, Entry{Name: name, Method: methodStore}, fh, io.MultiWriter(dst, again), io.NewSectionReader(src, 0, size))
+	if err := zw.Flush(); err != nil {
+		return Entry{}, nil, err
+	}
+	e.Offset = cw.n
+	sum := sha256.New()
+	again, err := encode(dst, method, io.TeeReader(io.NewSectionReader(src, 0, size), sum))
 	switch {
 	case err != nil:
 		return Entry{}, nil, err
-	case e.Size != size || again.Sum32() != fh.CRC32:
-		return Entry{}, nil, fmt.Errorf("%s changed while it was zipped", src.Name())
+	case again != first:
+		return Entry{}, nil, fmt.Errorf("%s changed while it was zipped", f.Path)
 	}
+	e.Size, e.SHA256 = first.size, hex.EncodeToString(sum.Sum(nil))
 	return e, fh, nil
 }
 
-// storedHeader fills in what CreateHeader would (versions, times, the UTF-8
-// flag) for an entry whose CRC and sizes are known up front. At 4 GiB and
-// more the local header needs a zip64 block with both sizes.
-func storedHeader(name string, mod time.Time, size int64, crc uint32) *zip.FileHeader {
-	fh := &zip.FileHeader{Name: name, Method: zip.Store, CRC32: crc,
-		CompressedSize64: uint64(size), UncompressedSize64: uint64(size)}
+// encoded is what a local header says about an entry's data.
+type encoded struct {
+	crc         uint32
+	size, csize int64
+}
+
+// encode writes r to w stored or deflated, and measures it.
+func encode(w io.Writer, method uint16, r io.Reader) (encoded, error) {
+	crc := crc32.NewIEEE()
+	out := &countWriter{w: w}
+	var enc io.WriteCloser = nopCloser{out}
+	if method == zip.Deflate {
+		fw, err := flate.NewWriter(out, flate.DefaultCompression)
+		if err != nil {
+			return encoded{}, err
+		}
+		enc = fw
+	}
+	n, err := io.Copy(io.MultiWriter(enc, crc), r)
+	if err != nil {
+		return encoded{}, err
+	}
+	if err := enc.Close(); err != nil {
+		return encoded{}, err
+	}
+	return encoded{crc: crc.Sum32(), size: n, csize: out.n}, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// rawHeader fills in what CreateHeader would (versions, times, the UTF-8
+// flag) for an entry whose CRC and sizes are known up front. From 4 GiB
+// the local header needs a zip64 block with both sizes.
+func rawHeader(name string, mod time.Time, method uint16, e encoded) *zip.FileHeader {
+	fh := &zip.FileHeader{Name: name, Method: method, CRC32: e.crc,
+		CompressedSize64: uint64(e.csize), UncompressedSize64: uint64(e.size)}
 	fh.SetMode(0o644)
 	version := uint16(20)
-	if size >= 1<<32-1 {
+	if e.size >= uint32max || e.csize >= uint32max {
 		version = 45
 		fh.Extra = binary.LittleEndian.AppendUint16(fh.Extra, 0x0001) // zip64 extended information
 		fh.Extra = binary.LittleEndian.AppendUint16(fh.Extra, 16)
-		fh.Extra = binary.LittleEndian.AppendUint64(fh.Extra, uint64(size))
-		fh.Extra = binary.LittleEndian.AppendUint64(fh.Extra, uint64(size))
+		fh.Extra = binary.LittleEndian.AppendUint64(fh.Extra, uint64(e.size))
+		fh.Extra = binary.LittleEndian.AppendUint64(fh.Extra, uint64(e.csize))
 	}
 	fh.CreatorVersion = fh.CreatorVersion&0xff00 | version
 	fh.ReaderVersion = version
@@ -195,6 +223,8 @@ func storedHeader(name string, mod time.Time, size int64, crc uint32) *zip.FileH
 	return fh
 }
 
+const uint32max = 1<<32 - 1
+
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -204,15 +234,8 @@ func isASCII(s string) bool {
 	return true
 }
 
-// addManifest writes the manifest. Creating its header closes the previous
-// entry, which is when the zip writer learns the compressed sizes.
+// addManifest writes the manifest, raw like every other entry.
 func addManifest(zw *zip.Writer, entries []Entry, headers []*zip.FileHeader) error {
-	fh := &zip.FileHeader{Name: ManifestName, Method: zip.Deflate, Modified: time.Unix(0, 0).UTC()}
-	fh.SetMode(0o644)
-	w, err := zw.CreateHeader(fh)
-	if err != nil {
-		return fmt.Errorf("zip %s: %w", ManifestName, err)
-	}
 	for i, h := range headers {
 		entries[i].StoredSize = int64(h.CompressedSize64)
 	}
@@ -220,7 +243,17 @@ func addManifest(zw *zip.Writer, entries []Entry, headers []*zip.FileHeader) err
 	if err != nil {
 		return fmt.Errorf("encode manifest: %w", err)
 	}
-	if _, err := w.Write(append(data, '\n')); err != nil {
+	data = append(data, '\n')
+	var body bytes.Buffer
+	e, err := encode(&body, zip.Deflate, bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("zip %s: %w", ManifestName, err)
+	}
+	w, err := zw.CreateRaw(rawHeader(ManifestName, time.Unix(0, 0), zip.Deflate, e))
+	if err == nil {
+		_, err = w.Write(body.Bytes())
+	}
+	if err != nil {
 		return fmt.Errorf("zip %s: %w", ManifestName, err)
 	}
 	return nil

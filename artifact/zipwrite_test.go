@@ -134,7 +134,7 @@ func ExampleDefaultName() {
 }
 
 // TestStoredEntriesCarryTheirSizes: a stored log's local header holds its
-// CRC-32 and sizes and no data descriptor follows, so a streaming
+// CRC-32 and sizes and no entry has a data descriptor, so a streaming
 // unzipper never searches the log for a descriptor's signature. The log
 // here forges one: "PK\x07\x08", a CRC, and its own offset as both sizes.
 func TestStoredEntriesCarryTheirSizes(t *testing.T) {
@@ -147,11 +147,11 @@ func TestStoredEntriesCarryTheirSizes(t *testing.T) {
 	mtime := time.Date(2026, 11, 30, 1, 2, 5, 0, time.FixedZone("CET", 3600))
 	os.Chtimes(p, mtime, mtime)
 	var blob bytes.Buffer
-	entries, _, _, err := writeZip(&blob, []File{{Name: "r/stdout.log", Path: p, Store: true}, {Name: "r/é.log", Path: p, Store: true}})
+	entries, _, _, err := writeZip(&blob, []File{{Name: "r/stdout.log", Path: p, Store: true}, {Name: "r/é.log", Path: p, Store: true}, {Name: "r/junit.xml", Path: p}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
+	for _, e := range entries[:2] {
 		// The local header: signature, version, flags, method, time, date,
 		// crc, compressed and uncompressed size, name and extra lengths.
 		b := blob.Bytes()
@@ -177,12 +177,21 @@ func TestStoredEntriesCarryTheirSizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	mod := time.Date(2026, 11, 30, 0, 2, 4, 0, time.UTC) // MS-DOS time: UTC here, in 2 s steps
-	for _, f := range zr.File[:2] {
+	for _, f := range zr.File {
+		if f.Flags&0x8 != 0 {
+			t.Errorf("%s (%d) has a data descriptor", f.Name, f.Method)
+		}
+		if f.Name == ManifestName {
+			continue
+		}
 		rc, _ := f.Open()
 		got, err := io.ReadAll(rc) // checks the CRC at the end
 		if err != nil || !bytes.Equal(got, log) || !f.Modified.Equal(mod) {
 			t.Errorf("%s: %d bytes, %v, modified %v, want %v", f.Name, len(got), err, f.Modified, mod)
 		}
+	}
+	if len(zr.File) != 4 {
+		t.Errorf("%d entries, want 4", len(zr.File))
 	}
 }
 
@@ -191,11 +200,11 @@ func TestStoredEntriesCarryTheirSizes(t *testing.T) {
 // directory gets its own from archive/zip).
 func TestStoredHeaderZip64(t *testing.T) {
 	mod := time.Now()
-	small := storedHeader("a.log", mod, 1<<32-2, 7)
+	small := rawHeader("a.log", mod, zip.Store, encoded{crc: 7, size: 1<<32 - 2, csize: 1<<32 - 2})
 	if small.Extra != nil || small.ReaderVersion != 20 {
 		t.Errorf("below 4 GiB: extra %x, version %d", small.Extra, small.ReaderVersion)
 	}
-	big := storedHeader("a.log", mod, 1<<32+10, 7)
+	big := rawHeader("a.log", mod, zip.Store, encoded{crc: 7, size: 1<<32 + 10, csize: 1<<32 + 10})
 	want := []byte{1, 0, 16, 0, 10, 0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 0, 1, 0, 0, 0}
 	if !bytes.Equal(big.Extra, want) || big.ReaderVersion != 45 || big.CreatorVersion&0xff != 45 {
 		t.Errorf("from 4 GiB: extra %v, versions %d/%d; want %v, 45", big.Extra, big.ReaderVersion, big.CreatorVersion&0xff, want)
