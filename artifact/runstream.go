@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/runledger/runledger/record"
 )
@@ -48,6 +50,49 @@ func OpenRunStream(ctx context.Context, r *Reader, runRef, stream string) (*RunS
 	rs := &RunStream{r: r, Run: run, Stream: stream, Entry: path.Join(run, s.File), Record: rec}
 	rs.Checks, err = manifestCheck(ctx, r, rs.Entry, s)
 	return rs, err
+}
+
+// Stored reads the entry's stored bytes (offsets into the stored file,
+// as record.Stream.StoredRanges lay it out) in aligned blocks of
+// storedBlock, so a front-to-back read costs one request per block.
+func (rs *RunStream) Stored(ctx context.Context) io.ReaderAt {
+	return &blockReaderAt{ctx: ctx, rs: rs, size: rs.Record.Streams[rs.Stream].StoredBytes}
+}
+
+const storedBlock = 4 << 20
+
+type blockReaderAt struct {
+	ctx  context.Context
+	rs   *RunStream
+	size int64
+	mu   sync.Mutex // ReadAt may be called in parallel; the block is shared
+	at   int64
+	buf  []byte
+}
+
+func (b *blockReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if off < 0 {
+		return 0, fmt.Errorf("%s: read at negative offset %d", b.rs.Entry, off)
+	}
+	n := 0
+	for n < len(p) {
+		o := off + int64(n)
+		if o >= b.size {
+			return n, io.EOF
+		}
+		if o < b.at || o >= b.at+int64(len(b.buf)) {
+			start := o - o%storedBlock
+			data, err := b.rs.r.ReadRange(b.ctx, b.rs.Entry, start, min(start+storedBlock, b.size))
+			if err != nil {
+				return n, err
+			}
+			b.buf, b.at = data, start
+		}
+		n += copy(p[n:], b.buf[o-b.at:])
+	}
+	return n, nil
 }
 
 // ReadOriginal returns the bytes [start, end) of the original stream.

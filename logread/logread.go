@@ -19,11 +19,19 @@ import (
 	"github.com/runledger/runledger/record"
 )
 
-// Log is one verified stream of one run.
+// Log is one stream of one run: verified when Open made it.
 type Log struct {
-	f      *os.File
+	ra     io.ReaderAt // the stored bytes
+	closer io.Closer
 	Name   string
 	Stream *record.Stream
+}
+
+// FromReaderAt reads a stream's stored bytes (record.Stream.StoredBytes of
+// them, laid out as its stored_ranges say) through ra, such as an artifact
+// entry read over HTTP. Nothing is checked here: the caller says what was.
+func FromReaderAt(name string, s *record.Stream, ra io.ReaderAt) *Log {
+	return &Log{ra: ra, Name: name, Stream: s}
 }
 
 // Open opens a run's stream after checking its size and sha256 against the
@@ -46,7 +54,7 @@ func Open(runDir string, rec *record.Record, stream string) (*Log, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s of run %s: %w", s.File, rec.ID, err)
 	}
-	return &Log{f: f, Name: stream, Stream: s}, nil
+	return &Log{ra: f, closer: f, Name: stream, Stream: s}, nil
 }
 
 func verify(f *os.File, s *record.Stream) error {
@@ -71,8 +79,13 @@ func short(s string) string {
 	return s
 }
 
-// Close releases the file.
-func (l *Log) Close() error { return l.f.Close() }
+// Close releases the file, if Open opened one.
+func (l *Log) Close() error {
+	if l.closer == nil {
+		return nil
+	}
+	return l.closer.Close()
+}
 
 // ErrNotStored: the range lies (partly) in a part the store did not keep.
 var ErrNotStored = record.ErrNotStored
@@ -86,7 +99,7 @@ func (l *Log) CopyRange(w io.Writer, start, end int64) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(w, io.NewSectionReader(l.f, off, end-start))
+	_, err = io.Copy(w, io.NewSectionReader(l.ra, off, end-start))
 	return err
 }
 
@@ -115,7 +128,7 @@ const maxLine = 64 << 10
 // Lines calls fn for each line of the stored file, in order, until fn
 // returns false. Line numbers count lines of the stored file.
 func (l *Log) Lines(fn func(Line) bool) error {
-	r := bufio.NewReaderSize(io.NewSectionReader(l.f, 0, l.Stream.StoredBytes), maxLine)
+	r := bufio.NewReaderSize(io.NewSectionReader(l.ra, 0, l.Stream.StoredBytes), maxLine)
 	var stored, num int64 = 0, 1
 	for {
 		ln, n, err := readLine(r)
