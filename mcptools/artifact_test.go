@@ -2,13 +2,16 @@ package mcptools
 
 import (
 	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/runledger/runledger/artifact"
@@ -55,6 +58,11 @@ func zipRun(t *testing.T, runDir, id, stdoutSum string) string {
 // githubAPI answers the artifact download with a redirect to a blob that
 // honours Range, as GitHub does.
 func githubAPI(t *testing.T, zips map[int64]string) *httptest.Server {
+	return countingAPI(t, zips, new(atomic.Int64))
+}
+
+// countingAPI is githubAPI counting the blob requests in blobGets.
+func countingAPI(t *testing.T, zips map[int64]string, blobGets *atomic.Int64) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
 	var srv *httptest.Server
@@ -66,6 +74,7 @@ func githubAPI(t *testing.T, zips map[int64]string) *httptest.Server {
 		http.Redirect(w, r, srv.URL+"/blob/"+r.PathValue("id")+"?sig=secret", http.StatusFound)
 	})
 	mux.HandleFunc("GET /blob/{id}", func(w http.ResponseWriter, r *http.Request) {
+		blobGets.Add(1)
 		var id int64
 		fmt.Sscan(r.PathValue("id"), &id)
 		http.ServeFile(w, r, zips[id])
@@ -100,7 +109,7 @@ func TestShowArtifact(t *testing.T) {
 	}{
 		{map[string]any{"artifact_id": 8}, "the manifest says"},
 		{map[string]any{"run": "nope"}, "no run with that id"},
-		{map[string]any{"range": "", "lines": "1:2"}, "byte range only"},
+		{map[string]any{"range": "", "lines": "99:100"}, "fewer than 99 lines"},
 		{map[string]any{"range": "0:99999"}, "ends past the end"},
 		{map[string]any{"repo": "octo/other"}, "404"},
 	}
@@ -115,5 +124,57 @@ func TestShowArtifact(t *testing.T) {
 		if text, isErr := call(t, cs, "show", a, nil); !isErr || !strings.Contains(text, b.want) {
 			t.Errorf("%v: error %v %q, want %q", b.change, isErr, text, b.want)
 		}
+	}
+}
+
+// TestGrepArtifact: grep and show by lines read an artifact's log in 4 MiB
+// blocks and give exactly what they give on the local store, across a
+// block boundary too.
+func TestGrepArtifact(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	local := session(t, Options{AllowRun: true, StoreDir: dir})
+	var out RunOutput
+	call(t, local, "run", map[string]any{"argv": []string{"seq", "1", "1200000"}}, &out)
+	runDir := filepath.Join(dir, out.Run.ID)
+	log, err := os.ReadFile(filepath.Join(runDir, "stdout.log"))
+	if err != nil || len(log) < 2*4<<20 {
+		t.Fatalf("stdout.log: %d bytes, %v", len(log), err)
+	}
+	// The number on the line that holds the first block's last byte.
+	start := bytes.LastIndexByte(log[:4<<20], '\n') + 1
+	across := string(log[start : start+bytes.IndexByte(log[start:], '\n')])
+	var gets atomic.Int64
+	srv := countingAPI(t, map[int64]string{
+		7: zipRun(t, runDir, out.Run.ID, ""),
+		8: zipRun(t, runDir, out.Run.ID, strings.Repeat("0", 64)),
+	}, &gets)
+	env := map[string]string{"GITHUB_API_URL": srv.URL, "GH_TOKEN": "test-token"}
+	remote := session(t, Options{StoreDir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
+	for _, pattern := range []string{"^" + across + "$", "^1199999$", "^(1|12|123)$"} {
+		args := map[string]any{"run": out.Run.ID, "stream": "stdout", "pattern": pattern, "context": 2}
+		var want, got GrepOutput
+		call(t, local, "grep", args, &want)
+		args["repo"], args["artifact_id"] = "octo/repo", 7
+		gets.Store(0)
+		text, isErr := call(t, remote, "grep", args, &got)
+		if isErr || got.Source != "artifact" || len(got.Checks) != 1 || len(got.Matches) == 0 ||
+			!reflect.DeepEqual(got.Matches, want.Matches) {
+			t.Fatalf("grep %q from the artifact: %+v\n%s\nlocal: %+v", pattern, got, text, want.Matches)
+		}
+		// The whole log is read (the last match is near its end): a few
+		// requests for the zip's directory and manifest, then one a block.
+		if n, blocks := gets.Load(), int64(len(log)>>22+1); n > blocks+6 {
+			t.Errorf("grep %q: %d blob requests for %d blocks", pattern, n, blocks)
+		}
+	}
+	var shown ShowOutput
+	text, isErr := call(t, remote, "show", map[string]any{"repo": "octo/repo", "artifact_id": 7, "run": out.Run.ID,
+		"stream": "stdout", "lines": "5:6"}, &shown)
+	if isErr || shown.Text != "5\n6\n" || shown.FirstLine != 5 {
+		t.Fatalf("show lines from the artifact: %+v\n%s", shown, text)
+	}
+	text, isErr = call(t, remote, "grep", map[string]any{"repo": "octo/repo", "artifact_id": 8, "run": out.Run.ID, "stream": "stdout", "pattern": "1"}, nil)
+	if !isErr || !strings.Contains(text, "the manifest says") {
+		t.Errorf("grep with a manifest that contradicts the record: %v %q", isErr, text)
 	}
 }

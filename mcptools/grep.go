@@ -24,12 +24,25 @@ const (
 
 // GrepInput is a search over one stream of one run.
 type GrepInput struct {
-	Run     string `json:"run" jsonschema:"run id, unique id prefix, or run name (its latest attempt)"`
-	Pattern string `json:"pattern" jsonschema:"regular expression (Go RE2 syntax) matched against each line"`
-	Stream  string `json:"stream,omitempty" jsonschema:"stdout, stderr or output; default output"`
-	Max     int    `json:"max,omitempty" jsonschema:"stop after this many matching lines (default 20, at most 200)"`
-	Context int    `json:"context,omitempty" jsonschema:"lines of context before and after each match (0 to 5)"`
+	Run        string `json:"run" jsonschema:"run id, unique id prefix, or run name (its latest attempt)"`
+	Pattern    string `json:"pattern" jsonschema:"regular expression (Go RE2 syntax) matched against each line"`
+	Stream     string `json:"stream,omitempty" jsonschema:"stdout, stderr or output; default output"`
+	Max        int    `json:"max,omitempty" jsonschema:"stop after this many matching lines (default 20, at most 200)"`
+	Context    int    `json:"context,omitempty" jsonschema:"lines of context before and after each match (0 to 5)"`
+	Repo       string `json:"repo,omitempty" jsonschema:"owner/name: search this repository's GitHub Actions artifact instead of the local store"`
+	ArtifactID int64  `json:"artifact_id,omitempty" jsonschema:"the artifact's id (with repo)"`
 }
+
+// greppable is a source whose stored file can be read line by line.
+type greppable interface {
+	source
+	stored() *logread.Log
+}
+
+var (
+	_ greppable = (*localSource)(nil)
+	_ greppable = (*artifactSource)(nil)
+)
 
 // GrepLine is one line of the stored log with its original byte range.
 type GrepLine struct {
@@ -44,13 +57,15 @@ type GrepLine struct {
 type GrepOutput struct {
 	Run     string       `json:"run"`
 	Stream  string       `json:"stream"`
+	Source  string       `json:"source" jsonschema:"store or artifact"`
+	Checks  []string     `json:"checks" jsonschema:"what was verified before the log was searched"`
 	Matches [][]GrepLine `json:"matches" jsonschema:"one group per match: its context lines and the matching line, in line order"`
 	// More: the search stopped at max; matches after the last one exist.
 	More    bool     `json:"more"`
 	LeftOut []string `json:"left_out,omitempty"`
 }
 
-func (t *tools) grep(_ context.Context, _ *mcp.CallToolRequest, in GrepInput) (*mcp.CallToolResult, GrepOutput, error) {
+func (t *tools) grep(ctx context.Context, _ *mcp.CallToolRequest, in GrepInput) (*mcp.CallToolResult, GrepOutput, error) {
 	if err := in.validate(); err != nil {
 		return nil, GrepOutput{}, err
 	}
@@ -58,12 +73,13 @@ func (t *tools) grep(_ context.Context, _ *mcp.CallToolRequest, in GrepInput) (*
 	if err != nil {
 		return nil, GrepOutput{}, fmt.Errorf("pattern %q: %w", in.Pattern, err)
 	}
-	src, err := t.openLocal(in.Run, in.Stream)
+	opened, err := t.openSource(ctx, ShowInput{Run: in.Run, Stream: in.Stream, Repo: in.Repo, ArtifactID: in.ArtifactID})
 	if err != nil {
 		return nil, GrepOutput{}, err
 	}
-	defer src.Close()
-	matches, more, err := src.log.Grep(re, in.Max, in.Context)
+	defer opened.Close()
+	src := opened.(greppable) // openSource opens only these two
+	matches, more, err := src.stored().Grep(re, in.Max, in.Context)
 	if err != nil {
 		return nil, GrepOutput{}, err
 	}
@@ -86,7 +102,7 @@ func (in *GrepInput) validate() error {
 
 // fitGrep keeps the first matches that fit the budget; the others are
 // named by line and byte range with the show call that reads them.
-func (t *tools) fitGrep(src *localSource, matches []logread.Match, more bool, in GrepInput) (GrepOutput, string) {
+func (t *tools) fitGrep(src greppable, matches []logread.Match, more bool, in GrepInput) (GrepOutput, string) {
 	keep := len(matches)
 	for {
 		out := grepOutput(src, matches, keep, more, in)
@@ -98,8 +114,9 @@ func (t *tools) fitGrep(src *localSource, matches []logread.Match, more bool, in
 	}
 }
 
-func grepOutput(src *localSource, matches []logread.Match, keep int, more bool, in GrepInput) GrepOutput {
-	out := GrepOutput{Run: src.run, Stream: src.log.Name, More: more, Matches: [][]GrepLine{}}
+func grepOutput(src greppable, matches []logread.Match, keep int, more bool, in GrepInput) GrepOutput {
+	run, stream, kind, total, checks := src.info()
+	out := GrepOutput{Run: run, Stream: stream, Source: kind, Checks: checks, More: more, Matches: [][]GrepLine{}}
 	for _, m := range matches[:keep] {
 		out.Matches = append(out.Matches, grepGroup(src, m))
 	}
@@ -109,13 +126,13 @@ func grepOutput(src *localSource, matches []logread.Match, keep int, more bool, 
 	if more {
 		last := matches[len(matches)-1].Line
 		out.LeftOut = append(out.LeftOut, fmt.Sprintf(
-			"…[matches after line %d (byte %d) left out: the search stopped at max %d; call grep with a narrower pattern, or show with range \"%d:%d\"]",
-			last.Number, last.End, in.Max, last.End, min(src.log.Stream.Bytes, last.End+4096)))
+			"…[matches after line %d (byte %d) left out: the search stopped at max %d; call grep with a narrower pattern, or %s]",
+			last.Number, last.End, in.Max, src.call(last.End, min(total, last.End+4096))))
 	}
 	return out
 }
 
-func grepGroup(src *localSource, m logread.Match) []GrepLine {
+func grepGroup(src greppable, m logread.Match) []GrepLine {
 	lines := append(append([]logread.Line(nil), m.Context...), m.Line)
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].Number < lines[j].Number })
 	group := make([]GrepLine, 0, len(lines))
@@ -128,17 +145,17 @@ func grepGroup(src *localSource, m logread.Match) []GrepLine {
 
 // lineText is a line made safe for JSON and cut to grepLineBytes, with a
 // marker for the rest of it.
-func lineText(src *localSource, ln logread.Line) string {
+func lineText(src greppable, ln logread.Line) string {
 	text := strings.ToValidUTF8(string(ln.Text), "\uFFFD")
 	kept, gone := cutText(text, grepLineBytes)
 	if gone == 0 && !ln.Cut {
 		return text
 	}
 	from := ln.Start + int64(len(kept))
-	return kept + bytesLeftOut(src.log.Name, from, ln.End, showCall(src.run, src.log.Name, ln.Start, ln.End))
+	return kept + bytesLeftOut(src.stored().Name, from, ln.End, src.call(ln.Start, ln.End))
 }
 
-func droppedMatches(src *localSource, rest []logread.Match) string {
+func droppedMatches(src greppable, rest []logread.Match) string {
 	var where []string
 	for i, m := range rest {
 		if i == 8 {
@@ -147,8 +164,8 @@ func droppedMatches(src *localSource, rest []logread.Match) string {
 		}
 		where = append(where, fmt.Sprintf("line %d (range \"%d:%d\")", m.Line.Number, m.Line.Start, m.Line.End))
 	}
-	return fmt.Sprintf("…[%d matches left out for size: %s; call show with run %q, stream %q and the range]",
-		len(rest), strings.Join(where, ", "), src.run, src.log.Name)
+	return fmt.Sprintf("…[%d matches left out for size: %s; read each with its range, e.g. %s]",
+		len(rest), strings.Join(where, ", "), src.call(rest[0].Line.Start, rest[0].Line.End))
 }
 
 func grepText(o GrepOutput) string {

@@ -126,6 +126,6 @@ const reportDescription = `The runledger.report/v1 envelope for the run store: o
 
 const showDescription = `A byte range (original stream offsets, B exclusive) or line range of a run's stdout, stderr or output, hash-checked against the run record. Reads the local store, or a GitHub Actions artifact when repo and artifact_id are given.`
 
-const grepDescription = `Search a run's log with a regular expression (Go RE2 syntax); matching lines with line numbers and byte offsets.`
+const grepDescription = `Search a run's log with a regular expression (Go RE2 syntax); matching lines with line numbers and byte offsets. Reads the local store, or a GitHub Actions artifact when repo and artifact_id are given.`
 
 const expandDescription = `The original text behind a <<cg:HASH>> marker (a superseded run's output, or text runledger compact collapsed), verified against its hash.`

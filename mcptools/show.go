@@ -18,7 +18,7 @@ type ShowInput struct {
 	Run        string `json:"run" jsonschema:"run id, unique id prefix, or run name (its latest attempt)"`
 	Stream     string `json:"stream,omitempty" jsonschema:"stdout, stderr or output (both in arrival order); default output"`
 	Range      string `json:"range,omitempty" jsonschema:"byte range A:B in original stream offsets, B exclusive, as excerpts cite it"`
-	Lines      string `json:"lines,omitempty" jsonschema:"line range A:B, 1-based and inclusive (local store only)"`
+	Lines      string `json:"lines,omitempty" jsonschema:"line range A:B, 1-based and inclusive, of the stored log"`
 	SHA256     string `json:"sha256,omitempty" jsonschema:"expected sha256 (hex) of exactly the requested range, e.g. an excerpt's: the call fails if the bytes differ"`
 	Repo       string `json:"repo,omitempty" jsonschema:"owner/name: read from this repository's GitHub Actions artifact instead of the local store"`
 	ArtifactID int64  `json:"artifact_id,omitempty" jsonschema:"the artifact's id (with repo)"`

@@ -93,6 +93,8 @@ func (s *localSource) info() (string, string, string, int64, []string) {
 		[]string{"stored file's size and sha256 match the run record"}
 }
 
+func (s *localSource) stored() *logread.Log { return s.log }
+
 func (s *localSource) call(start, end int64) string {
 	return showCall(s.run, s.log.Name, start, end)
 }
@@ -106,6 +108,7 @@ type artifactSource struct {
 	id   int64
 	r    *artifact.Reader
 	rs   *artifact.RunStream
+	log  *logread.Log // the entry read in blocks, for lines and grep
 }
 
 func (t *tools) openArtifact(ctx context.Context, repo string, id int64, ref, stream string) (*artifactSource, error) {
@@ -129,7 +132,8 @@ func (t *tools) openArtifact(ctx context.Context, repo string, id int64, ref, st
 		r.Close()
 		return nil, fmt.Errorf("artifact %d of %s: %w", id, repo, err)
 	}
-	return &artifactSource{repo: repo, id: id, r: r, rs: rs}, nil
+	l := logread.FromReaderAt(stream, rs.Record.Streams[stream], rs.Stored(ctx))
+	return &artifactSource{repo: repo, id: id, r: r, rs: rs, log: l}, nil
 }
 
 func (s *artifactSource) read(ctx context.Context, start, end int64) ([]byte, error) {
@@ -145,9 +149,16 @@ func (s *artifactSource) hash(ctx context.Context, start, end int64) (string, er
 	return sha256Hex(data), nil
 }
 
-func (s *artifactSource) lines(int64, int64) (int64, int64, error) {
-	return 0, 0, fmt.Errorf("lines: an artifact is read by byte range only; give range")
+// lines reads the entry from its start to the last line asked for.
+func (s *artifactSource) lines(first, last int64) (int64, int64, error) {
+	start, end, err := s.log.LineRange(first, last)
+	if err != nil {
+		return 0, 0, fmt.Errorf("artifact %d run %s: %w", s.id, s.rs.Run, err)
+	}
+	return start, end, nil
 }
+
+func (s *artifactSource) stored() *logread.Log { return s.log }
 
 func (s *artifactSource) info() (string, string, string, int64, []string) {
 	return s.rs.Run, s.rs.Stream, "artifact", s.rs.Record.Streams[s.rs.Stream].Bytes, s.rs.Checks
