@@ -15,7 +15,7 @@ import (
 
 type expandOptions struct {
 	dir, ref string
-	art      showOptions // where to look when the marker is not in the local store
+	art      logSource // where to look when the marker is not in the local store
 }
 
 func parseExpandFlags(args []string, getenv func(string) string, stderr io.Writer) (*expandOptions, error) {
@@ -32,7 +32,7 @@ func parseExpandFlags(args []string, getenv func(string) string, stderr io.Write
 		return nil, &usageError{"want exactly one HASH or marker"}
 	}
 	o.ref = fs.Arg(0)
-	return o, nil
+	return o, o.art.check()
 }
 
 // cmdExpand prints the original text behind a marker, verified: a
@@ -58,7 +58,7 @@ func cmdExpand(a *app, args []string) error {
 		return l.CopyRange(a.stdout, 0, l.Stream.Bytes)
 	}
 	text, err := compaction.Expand(&compaction.DirStore{Dir: filepath.Join(st.Dir, mcptools.CompactedDir)}, hash)
-	if errors.Is(err, compaction.ErrNotFound) && (o.art.artifact != 0 || o.art.zip != "") {
+	if errors.Is(err, compaction.ErrNotFound) && o.art.remote() {
 		text, err = a.expandFromArtifact(o, hash)
 	}
 	if errors.Is(err, compaction.ErrNotFound) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"regexp"
@@ -9,10 +10,9 @@ import (
 )
 
 type grepOptions struct {
-	dir     string
+	source  logSource
 	run     string
 	pattern string
-	stream  string
 	max     int
 	context int
 }
@@ -20,8 +20,7 @@ type grepOptions struct {
 func parseGrepFlags(args []string, getenv func(string) string, stderr io.Writer) (*grepOptions, error) {
 	o := &grepOptions{}
 	fs := newFlagSet("grep", "[flags] RUN REGEX", stderr)
-	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
-	fs.StringVar(&o.stream, "stream", "output", "`stream`: stdout, stderr or output")
+	o.source.flags(fs, getenv)
 	fs.IntVar(&o.max, "max", 50, "stop after `N` matching lines")
 	fs.IntVar(&o.context, "context", 0, "print `N` lines of context around each match")
 	if err := parse(fs, interleaved(fs, args)); err != nil {
@@ -34,7 +33,7 @@ func parseGrepFlags(args []string, getenv func(string) string, stderr io.Writer)
 	if o.max < 1 || o.context < 0 || o.context > 100 {
 		return nil, &usageError{fmt.Sprintf("--max %d --context %d: want max >= 1 and context 0 to 100", o.max, o.context)}
 	}
-	return o, nil
+	return o, o.source.check()
 }
 
 // cmdGrep prints matches as "line:start-end: text" (context lines with
@@ -49,11 +48,11 @@ func cmdGrep(a *app, args []string) error {
 	if err != nil {
 		return &usageError{fmt.Sprintf("REGEX %q: %v", o.pattern, err)}
 	}
-	l, err := openLog(o.dir, o.run, o.stream)
+	l, closeLog, err := a.openSourceLog(context.Background(), &o.source, o.run)
 	if err != nil {
 		return err
 	}
-	defer l.Close()
+	defer closeLog()
 	matches, more, err := l.Grep(re, o.max, o.context)
 	if err != nil {
 		return err

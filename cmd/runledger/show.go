@@ -18,27 +18,49 @@ import (
 )
 
 type showOptions struct {
+	source logSource
+	sha256 string
+	run    string
+	rng    string // "A:B" original byte offsets
+	lines  string // "A:B" 1-based, inclusive, lines of the stored file
+}
+
+// logSource says where show and grep read a run's log: the local store,
+// an uploaded artifact, or a downloaded artifact zip.
+type logSource struct {
+	dir      string
+	stream   string
 	repo     string
 	artifact int64
-	sha256   string
 	zip      string
-	dir      string
-	run      string
-	stream   string
-	rng      string // "A:B" original byte offsets
-	lines    string // "A:B" 1-based, inclusive, lines of the stored file
 }
+
+func (s *logSource) flags(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&s.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
+	fs.StringVar(&s.stream, "stream", "output", "`stream`: stdout, stderr or output")
+	fs.StringVar(&s.repo, "repo", "", "read from an uploaded artifact of this `owner/name` (token from GITHUB_TOKEN or GH_TOKEN)")
+	fs.Int64Var(&s.artifact, "artifact", 0, "artifact `id` to read from, with --repo")
+	fs.StringVar(&s.zip, "artifact-file", "", "read from a downloaded artifact `zip`")
+}
+
+func (s *logSource) check() error {
+	switch {
+	case (s.repo != "") != (s.artifact != 0):
+		return &usageError{"an artifact read needs --repo and --artifact together"}
+	case s.zip != "" && s.artifact != 0:
+		return &usageError{"--artifact-file excludes --artifact"}
+	}
+	return nil
+}
+
+func (s *logSource) remote() bool { return s.artifact != 0 || s.zip != "" }
 
 func parseShowFlags(args []string, getenv func(string) string, stderr io.Writer) (*showOptions, error) {
 	o := &showOptions{}
 	fs := newFlagSet("show", "[flags] RUN   (RUN: a run id, a unique id prefix, or a run name for its latest attempt)", stderr)
-	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
-	fs.StringVar(&o.stream, "stream", "output", "`stream`: stdout, stderr or output")
+	o.source.flags(fs, getenv)
 	fs.StringVar(&o.rng, "range", "", "byte range `A:B` in original stream offsets, B exclusive")
 	fs.StringVar(&o.lines, "lines", "", "line range `A:B`, 1-based and inclusive")
-	fs.StringVar(&o.repo, "repo", "", "read from an uploaded artifact of this `owner/name` (token from GITHUB_TOKEN or GH_TOKEN)")
-	fs.Int64Var(&o.artifact, "artifact", 0, "artifact `id` to read from, with --repo and --range")
-	fs.StringVar(&o.zip, "artifact-file", "", "read from a downloaded artifact `zip`, with --range")
 	fs.StringVar(&o.sha256, "sha256", "", "fail unless the bytes printed have this `hex` sha256 (a cited excerpt's hash)")
 	if err := parse(fs, interleaved(fs, args)); err != nil {
 		return nil, err
@@ -50,13 +72,10 @@ func parseShowFlags(args []string, getenv func(string) string, stderr io.Writer)
 	if o.rng != "" && o.lines != "" {
 		return nil, &usageError{"--range and --lines exclude each other"}
 	}
-	if (o.repo != "") != (o.artifact != 0) || (o.artifact != 0 && o.rng == "") {
-		return nil, &usageError{"an artifact read needs --repo, --artifact and --range together"}
+	if o.source.remote() && o.rng == "" && o.lines == "" {
+		return nil, &usageError{"an artifact read needs --range or --lines: a log can be large"}
 	}
-	if o.zip != "" && (o.rng == "" || o.artifact != 0) {
-		return nil, &usageError{"--artifact-file needs --range, and excludes --artifact"}
-	}
-	return o, nil
+	return o, o.source.check()
 }
 
 func cmdShow(a *app, args []string) error {
@@ -96,14 +115,14 @@ func (c *hashCheck) flush(w io.Writer) error {
 }
 
 func (a *app) show(o *showOptions, w io.Writer) error {
-	if o.artifact != 0 || o.zip != "" {
+	if o.source.remote() && o.rng != "" {
 		return a.showArtifact(o, w)
 	}
-	l, err := openLog(o.dir, o.run, o.stream)
+	l, closeLog, err := a.openSourceLog(context.Background(), &o.source, o.run)
 	if err != nil {
 		return err
 	}
-	defer l.Close()
+	defer closeLog()
 	switch {
 	case o.rng != "":
 		start, end, err := parseSpan("--range", o.rng)
@@ -129,12 +148,12 @@ func (a *app) showArtifact(o *showOptions, w io.Writer) error {
 		return err
 	}
 	ctx := context.Background()
-	r, err := a.openArtifact(ctx, o)
+	r, err := a.openArtifact(ctx, &o.source)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	rs, err := artifact.OpenRunStream(ctx, r, o.run, o.stream)
+	rs, err := artifact.OpenRunStream(ctx, r, o.run, o.source.stream)
 	if err != nil {
 		return fmt.Errorf("artifact: %w", err)
 	}
@@ -144,6 +163,30 @@ func (a *app) showArtifact(o *showOptions, w io.Writer) error {
 	}
 	_, err = w.Write(data)
 	return err
+}
+
+// openSourceLog opens the run's stream where src says: the local store
+// (verified whole first), or an artifact entry read in ranged blocks once
+// its manifest ties it to the run's record.
+func (a *app) openSourceLog(ctx context.Context, src *logSource, run string) (*logread.Log, func(), error) {
+	if !src.remote() {
+		l, err := openLog(src.dir, run, src.stream)
+		if err != nil {
+			return nil, nil, err
+		}
+		return l, func() { l.Close() }, nil
+	}
+	r, err := a.openArtifact(ctx, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := artifact.OpenRunStream(ctx, r, run, src.stream)
+	if err != nil {
+		r.Close()
+		return nil, nil, fmt.Errorf("artifact: %w", err)
+	}
+	l := logread.FromReaderAt(src.stream, rs.Record.Streams[src.stream], rs.Stored(ctx))
+	return l, func() { r.Close() }, nil
 }
 
 // openLog finds a run's stream and checks the stored file against the
@@ -201,7 +244,7 @@ func isBool(f *flag.Flag) bool {
 	return ok && b.IsBoolFlag()
 }
 
-func (a *app) openArtifact(ctx context.Context, o *showOptions) (*artifact.Reader, error) {
+func (a *app) openArtifact(ctx context.Context, o *logSource) (*artifact.Reader, error) {
 	if o.zip != "" {
 		return artifact.OpenFile(o.zip)
 	}

@@ -89,6 +89,11 @@ func TestToolErrors(t *testing.T) {
 		{[]string{"show", "x", "--range", "5:2"}, 2, "want A:B with 0 <= A <= B"},
 		{[]string{"show", "x", "--range", "0:999"}, 1, "past the stream's 6 bytes"},
 		{[]string{"grep", "x", "("}, 2, "REGEX"},
+		{[]string{"grep", "x", "a", "--repo", "o/r"}, 2, "--repo and --artifact together"},
+		{[]string{"grep", "x", "a", "--artifact", "3"}, 2, "--repo and --artifact together"},
+		{[]string{"grep", "x", "a", "--repo", "o/r", "--artifact", "3", "--artifact-file", "a.zip"}, 2, "excludes --artifact"},
+		{[]string{"show", "x", "--artifact-file", "a.zip"}, 2, "needs --range or --lines"},
+		{[]string{"grep", "x", "a", "--artifact-file", "missing.zip"}, 1, "missing.zip"},
 		{[]string{"expand", "zz"}, 2, "zz"},
 		{[]string{"expand", "0123456789abcdef"}, 1, "no run's output"},
 		{[]string{"report", "--format", "yaml"}, 2, `--format "yaml"`},
@@ -180,6 +185,16 @@ func TestShowFromArtifactZip(t *testing.T) {
 		"--range", "0:6", "--sha256", hex.EncodeToString(sum[:]))
 	if code != 1 || out != "" || !strings.Contains(stderr, "nothing printed") {
 		t.Fatalf("a hash mismatch: exit %d out %q stderr %s", code, out, stderr)
+	}
+	// grep and show by lines read the artifact's log, not the store's.
+	other := t.TempDir()
+	code, out, stderr = runApp(t, other, "", "grep", rec.ID, "^sec", "--stream", "stdout", "--artifact-file", zipPath)
+	if code != 0 || out != "2:6-13: second\n--\n" {
+		t.Fatalf("grep in the artifact: exit %d out %q stderr %s", code, out, stderr)
+	}
+	code, out, stderr = runApp(t, other, "", "show", rec.ID, "--lines", "2:2", "--artifact-file", zipPath)
+	if code != 0 || out != "second\n" {
+		t.Fatalf("show --lines from the artifact: exit %d out %q stderr %s", code, out, stderr)
 	}
 	// A marker resolves from the artifact when the local store is gone.
 	marker := "<<cg:" + rec.Streams["output"].SHA256[:16] + ">>"
