@@ -38,6 +38,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, key string, para
 		s.writeComment(w, tok, login, params, 0, id, body)
 	case RouteDelete:
 		s.deleteComment(w, tok, login, id)
+	case RouteArtifacts:
+		s.listArtifacts(w, r, params)
 	default:
 		s.t.Errorf("fake serves no %s", key)
 		w.WriteHeader(http.StatusNotImplemented)
@@ -123,6 +125,17 @@ func (s *Server) commentJSON(params map[string]string, pr int, c Comment) map[st
 func (s *Server) listComments(w http.ResponseWriter, r *http.Request, params map[string]string, pr int) {
 	snap := s.PRComments(pr)
 	s.pause()
+	lo, hi := s.page(w, r, len(snap))
+	out := []any{}
+	for _, c := range snap[lo:hi] {
+		out = append(out, s.commentJSON(params, pr, c))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// page reads per_page (30 by default, at most 100) and page, sets the Link
+// header to the next page as GitHub does, and returns the slice bounds.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, n int) (lo, hi int) {
 	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
 	if per <= 0 {
 		per = 30
@@ -130,19 +143,43 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, params map
 	per = min(per, 100)
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	page = max(page, 1)
-	lo, hi := min((page-1)*per, len(snap)), min(page*per, len(snap))
-	if hi < len(snap) {
+	lo, hi = min((page-1)*per, n), min(page*per, n)
+	if hi < n {
 		next := *r.URL
 		q := next.Query()
 		q.Set("page", strconv.Itoa(page+1))
 		next.RawQuery = q.Encode()
 		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.srv.URL, next.RequestURI()))
 	}
-	out := []any{}
-	for _, c := range snap[lo:hi] {
-		out = append(out, s.commentJSON(params, pr, c))
+	return lo, hi
+}
+
+// listArtifacts answers as GitHub's "list workflow run artifacts" does,
+// name filter included.
+func (s *Server) listArtifacts(w http.ResponseWriter, r *http.Request, params map[string]string) {
+	run, _ := strconv.ParseInt(params["run_id"], 10, 64)
+	s.mu.Lock()
+	var all []Artifact
+	for _, a := range s.artifacts[run] {
+		if name := r.URL.Query().Get("name"); name == "" || a.Name == name {
+			all = append(all, a)
+		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	s.mu.Unlock()
+	lo, hi := s.page(w, r, len(all))
+	out := []any{}
+	repo := params["owner"] + "/" + params["repo"]
+	for _, a := range all[lo:hi] {
+		api := fmt.Sprintf("%s%s/repos/%s/actions/artifacts/%d", s.srv.URL, s.prefix, repo, a.ID)
+		out = append(out, map[string]any{
+			"id": a.ID, "node_id": fmt.Sprintf("MDg6QXJ0aWZhY3Q%d", a.ID), "name": a.Name, "size_in_bytes": 1024,
+			"url": api, "archive_download_url": api + "/zip", "expired": a.Expired,
+			"created_at": "2026-11-30T01:00:00Z", "expires_at": "2027-02-28T01:00:00Z", "updated_at": "2026-11-30T01:00:00Z",
+			"digest": nil, "workflow_run": map[string]any{"id": run, "repository_id": 1, "head_repository_id": 1,
+				"head_branch": "feature", "head_sha": "0123456789abcdef0123456789abcdef01234567"},
+		})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(all), "artifacts": out})
 }
 
 // writeComment creates (id == 0) or edits a comment, enforcing GitHub's

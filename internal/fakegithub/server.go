@@ -42,6 +42,8 @@ const (
 	RouteDelete = "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}"
 	RouteUser   = "GET /user"
 	RoutePulls  = "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls"
+	// RouteArtifacts lists a workflow run's artifacts.
+	RouteArtifacts = "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts"
 )
 
 // Tokens the fake knows; any other is answered 401. An installation token
@@ -94,13 +96,14 @@ type Server struct {
 	router routers.Router
 	doc    *openapi3.T
 
-	mu       sync.Mutex
-	comments map[int][]*Comment // by pull request number
-	nextID   int64
-	pulls    map[string][]Pull  // by commit sha
-	calls    map[string]int     // by route
-	faults   map[string][]Fault // consumed in order per route
-	latency  func() time.Duration
+	mu        sync.Mutex
+	comments  map[int][]*Comment // by pull request number
+	nextID    int64
+	pulls     map[string][]Pull    // by commit sha
+	artifacts map[int64][]Artifact // by workflow run id
+	calls     map[string]int       // by route
+	faults    map[string][]Fault   // consumed in order per route
+	latency   func() time.Duration
 	// foreignEdits counts writes to comments not authored by the caller.
 	foreignEdits int
 	bodies       []string // every request body, to check nothing leaks
@@ -117,7 +120,7 @@ func New(t testing.TB, prefix string) *Server {
 	}
 	s := &Server{
 		t: t, prefix: prefix, doc: doc, nextID: 1000,
-		comments: map[int][]*Comment{}, pulls: map[string][]Pull{},
+		comments: map[int][]*Comment{}, pulls: map[string][]Pull{}, artifacts: map[int64][]Artifact{},
 		calls: map[string]int{}, faults: map[string][]Fault{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -129,6 +132,22 @@ func New(t testing.TB, prefix string) *Server {
 		t.Fatalf("router: %v", err)
 	}
 	return s
+}
+
+// Artifact is one artifact of a workflow run.
+type Artifact struct {
+	ID      int64
+	Name    string
+	Expired bool
+}
+
+// AddArtifact records an artifact of workflow run runID and returns its id.
+func (s *Server) AddArtifact(runID int64, name string, expired bool) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	s.artifacts[runID] = append(s.artifacts[runID], Artifact{ID: s.nextID, Name: name, Expired: expired})
+	return s.nextID
 }
 
 // URL is the server's root, without the API prefix.
