@@ -3,6 +3,7 @@ package publish
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"sync"
@@ -369,5 +370,31 @@ func TestUpdateOnly(t *testing.T) {
 	}
 	if cs := f.PRComments(2); len(cs) != 1 || !strings.Contains(cs[0].Body, "leg 2") {
 		t.Fatalf("the existing comment was not edited: %+v", cs)
+	}
+}
+
+// TestRunArtifacts: every page of a run's artifact list is read, expired
+// artifacts are left out, and an error names the run without the token.
+func TestRunArtifacts(t *testing.T) {
+	f := fakegithub.New(t, "")
+	want := map[string]int64{}
+	for i := range 256 {
+		name := fmt.Sprintf("runledger-test-leg%d", i)
+		want[name] = f.AddArtifact(77, name, false)
+	}
+	f.AddArtifact(77, "runledger-old", true)
+	f.AddArtifact(78, "other-run", false)
+	p, _ := newTestPublisher(t, f, tokInstallation, nil)
+	got, err := p.RunArtifacts(context.Background(), 77)
+	if err != nil || !maps.Equal(got, want) {
+		t.Fatalf("RunArtifacts: %d names, %v; want %d", len(got), err, len(want))
+	}
+	if n := f.CallCount(fakegithub.RouteArtifacts); n != 3 {
+		t.Errorf("%d list calls for 257 artifacts, want 3 pages of 100", n)
+	}
+	f.AddFault(fakegithub.RouteArtifacts, fakegithub.Fault{Status: 404, Body: `{"message":"Not Found","status":"404"}`})
+	_, err = p.RunArtifacts(context.Background(), 77)
+	if err == nil || !strings.Contains(err.Error(), "run 77") || strings.Contains(err.Error(), tokInstallation) {
+		t.Errorf("a 404: %v", err)
 	}
 }

@@ -197,6 +197,33 @@ func (p *Publisher) ArtifactURL(runID, artifactID int64) string {
 	return p.link(fmt.Sprintf("%s/%s/actions/runs/%d/artifacts/%d", p.owner, p.repo, runID, artifactID))
 }
 
+// maxArtifactPages bounds RunArtifacts: 1,000 artifacts, more than the 500
+// legs a workflow run can have.
+const maxArtifactPages = 10
+
+// RunArtifacts maps the names of workflow run runID's unexpired artifacts
+// to their ids, reading every page of the listing.
+func (p *Publisher) RunArtifacts(ctx context.Context, runID int64) (map[string]int64, error) {
+	ids := map[string]int64{}
+	opt := &github.ListOptions{PerPage: 100}
+	for range maxArtifactPages {
+		list, resp, err := p.gh.Actions.ListWorkflowRunArtifacts(ctx, p.owner, p.repo, runID, opt)
+		if err != nil {
+			return nil, fmt.Errorf("list artifacts of run %d: %w", runID, p.redact(err))
+		}
+		for _, a := range list.Artifacts {
+			if !a.GetExpired() {
+				ids[a.GetName()] = a.GetID()
+			}
+		}
+		if resp.NextPage == 0 {
+			return ids, nil
+		}
+		opt.Page = resp.NextPage
+	}
+	return ids, fmt.Errorf("list artifacts of run %d: more than %d pages", runID, maxArtifactPages)
+}
+
 // isPermission reports a 403 or 404 answer: a read-only token, a missing
 // scope, or a pull request the token cannot see.
 func isPermission(err error) bool {
