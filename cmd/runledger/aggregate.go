@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/runledger/runledger/publish"
@@ -27,9 +28,11 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	}
 	var secs []publish.Section
 	overall := &report.Envelope{Schema: report.Schema}
+	links, linkWarning := a.legArtifactLinks(ctx, in, legs)
 	for _, leg := range legs {
-		full, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 8192})
-		compact, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 2048})
+		link := links[legArtifact(leg.env)]
+		full, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 8192, ArtifactURL: link})
+		compact, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 2048, ArtifactURL: link})
 		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: statusLine(leg.env, in.token),
 			Full:    strings.TrimPrefix(redact(full, in.token), report.MarkerComment+"\n"),
 			Compact: strings.TrimPrefix(redact(compact, in.token), report.MarkerComment+"\n")})
@@ -38,6 +41,9 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	}
 	overall.Status = worstOf(legs)
 	pub := published{}
+	if linkWarning != "" {
+		pub.warnings = append(pub.warnings, linkWarning)
+	}
 	if in.prNumber == 0 {
 		in.prNumber = prFromRecords(in.dir)
 	}
@@ -57,6 +63,43 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 		fmt.Fprintf(a.stdout, "::warning::runledger: %s\n", escapeCommand(w))
 	}
 	return a.actionStatus(in, overall, -1, pub)
+}
+
+// legArtifactLinks links each leg's artifact on the run's page, by name
+// from one listing of this workflow run's artifacts. Without a token or a
+// run id there are no links; a failed listing is a warning, not an error.
+func (a *app) legArtifactLinks(ctx context.Context, in *actionInputs, legs []leg) (map[string]string, string) {
+	runID, err := strconv.ParseInt(a.getenv("GITHUB_RUN_ID"), 10, 64)
+	if in.token == "" || err != nil {
+		return nil, ""
+	}
+	p, err := publish.New(publish.ConfigFromEnv(a.getenv, in.token))
+	if err != nil {
+		return nil, "artifact links: " + err.Error()
+	}
+	ids, err := p.RunArtifacts(ctx, runID)
+	if err != nil {
+		return nil, "artifact links: " + err.Error()
+	}
+	links := map[string]string{}
+	for _, l := range legs {
+		if name := legArtifact(l.env); ids[name] != 0 {
+			links[name] = p.ArtifactURL(runID, ids[name])
+		}
+	}
+	return links, ""
+}
+
+// legArtifact is the artifact a leg's logs were uploaded to, "" if none.
+func legArtifact(env *report.Envelope) string {
+	for _, r := range env.Runs {
+		for _, l := range r.Logs {
+			if l.Artifact != "" {
+				return l.Artifact
+			}
+		}
+	}
+	return ""
 }
 
 type leg struct {

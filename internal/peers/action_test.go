@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -529,6 +530,7 @@ func TestActionAggregate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			gh := fakegithub.New(t, "")
+			links := addLegArtifacts(t, gh, legs)
 			s := newStep(t, gh, act, tt.event, tt.token)
 			s.env["INPUT_MODE"], s.env["INPUT_DIR"] = "aggregate", legs
 			r := s.run()
@@ -541,6 +543,11 @@ func TestActionAggregate(t *testing.T) {
 				t.Errorf("comment lacks the macos leg's section:\n%s", body)
 			}
 			checkSummary(t, r, "failed", "")
+			// Failing runs point to their full logs (a passing one has no
+			// pointers, as in mode run): the failing leg's go to its artifact.
+			if link := links["runledger-test-linux"]; tt.wantComment && !strings.Contains(body, "([artifact]("+link+"))") {
+				t.Errorf("comment does not link the linux leg's artifact %s:\n%s", link, body)
+			}
 			if tt.wantWarning != "" && !strings.Contains(r.stdout, "::warning::runledger: "+tt.wantWarning) {
 				t.Errorf("stdout has no ::warning::runledger: %s\n%s", tt.wantWarning, tail(r.stdout))
 			}
@@ -552,6 +559,24 @@ func TestActionAggregate(t *testing.T) {
 			checkNoLeak(t, s, r, body, nil, "")
 		})
 	}
+}
+
+// addLegArtifacts lists each leg's artifact (a directory under legs) as an
+// artifact of the workflow run, and returns the link each should get.
+func addLegArtifacts(t *testing.T, gh *fakegithub.Server, legs string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(legs)
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("legs: %d, %v", len(entries), err)
+	}
+	run, _ := strconv.ParseInt(runID, 10, 64)
+	gh.AddArtifact(run, "runledger-expired", true)
+	links := map[string]string{}
+	for _, e := range entries {
+		id := gh.AddArtifact(run, e.Name(), false)
+		links[e.Name()] = fmt.Sprintf("%s/%s/actions/runs/%s/artifacts/%d", gh.ServerURL(), repo, runID, id)
+	}
+	return links
 }
 
 // uploadLegs runs a failing linux leg and a passing macos leg with
