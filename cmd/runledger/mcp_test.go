@@ -58,6 +58,10 @@ type clientResult struct {
 func TestMCPTypeScriptClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
+		// .ci/run installs node and sets this: in CI the test must run.
+		if os.Getenv("RUNLEDGER_PEERS_REQUIRED") != "" {
+			t.Fatal("node is not installed: the MCP TypeScript SDK client test needs Node.js")
+		}
 		t.Skip("node is not installed: the MCP TypeScript SDK client test needs Node.js")
 	}
 	clientDir, err := filepath.Abs(filepath.Join("..", "..", "mcptools", "testdata", "client"))
