@@ -127,6 +127,9 @@ func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, err
 	if err != nil {
 		return Entry{}, nil, err
 	}
+	if betweenPasses != nil {
+		betweenPasses(f.Path)
+	}
 	fh := rawHeader(f.Name, info.ModTime(), method, first)
 	dst, err := zw.CreateRaw(fh)
 	if err != nil {
@@ -148,6 +151,9 @@ func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, err
 	e.Size, e.SHA256 = first.size, hex.EncodeToString(sum.Sum(nil))
 	return e, fh, nil
 }
+
+// betweenPasses, when set (by tests), runs between a file's two reads.
+var betweenPasses func(path string)
 
 // encoded is what a local header says about an entry's data.
 type encoded struct {

@@ -210,3 +210,30 @@ func TestStoredHeaderZip64(t *testing.T) {
 		t.Errorf("from 4 GiB: extra %v, versions %d/%d; want %v, 45", big.Extra, big.ReaderVersion, big.CreatorVersion&0xff, want)
 	}
 }
+
+// TestWriteZipFileChanged: a log that changes between the measuring read
+// and the copy is an error naming it, not an entry whose header lies.
+func TestWriteZipFileChanged(t *testing.T) {
+	for name, change := range map[string]func(path string){
+		"a byte rewritten": func(p string) {
+			f, _ := os.OpenFile(p, os.O_WRONLY, 0)
+			f.WriteAt([]byte("X"), 3)
+			f.Close()
+		},
+		"truncated": func(p string) { os.Truncate(p, 2) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "stdout.log")
+			os.WriteFile(p, []byte("line one\nline two\n"), 0o644)
+			betweenPasses = change
+			defer func() { betweenPasses = nil }()
+			for _, store := range []bool{true, false} {
+				os.WriteFile(p, []byte("line one\nline two\n"), 0o644)
+				_, _, _, err := writeZip(&bytes.Buffer{}, []File{{Name: "r/stdout.log", Path: p, Store: store}})
+				if err == nil || !strings.Contains(err.Error(), p) {
+					t.Errorf("store %v: error %v, want one naming %s", store, err, p)
+				}
+			}
+		})
+	}
+}
