@@ -130,3 +130,36 @@ func keysOf[V any](m map[string]V) []string {
 }
 
 func equal(a, b []string) bool { return strings.Join(a, ",") == strings.Join(b, ",") }
+
+// pinnedFrom is a FROM line whose image names a tag and a digest.
+var pinnedFrom = regexp.MustCompile(`^FROM [a-z0-9./-]+:[A-Za-z0-9._-]+@sha256:[0-9a-f]{64}( AS [a-z]+)?$`)
+
+// unpinnedFroms lists the FROM lines of a Dockerfile that lack a tag or a
+// digest.
+func unpinnedFroms(dockerfile string) []string {
+	var bad []string
+	for _, line := range strings.Split(dockerfile, "\n") {
+		if strings.HasPrefix(strings.ToUpper(line), "FROM ") && !pinnedFrom.MatchString(line) {
+			bad = append(bad, line)
+		}
+	}
+	return bad
+}
+
+// TestDockerfilePinned: every base image is pinned by tag and digest, and
+// the check tells a tag-only line apart.
+func TestDockerfilePinned(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\nFROM "); n != 2 {
+		t.Errorf("%d FROM lines, want the build and the run stage", n)
+	}
+	if bad := unpinnedFroms(string(data)); len(bad) > 0 {
+		t.Errorf("not pinned by tag and digest: %q", bad)
+	}
+	if bad := unpinnedFroms("FROM debian:bookworm-slim\nFROM golang@sha256:" + strings.Repeat("a", 64) + "\n"); len(bad) != 2 {
+		t.Errorf("the check accepts %d unpinned lines, want it to reject both", 2-len(bad))
+	}
+}
