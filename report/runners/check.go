@@ -62,7 +62,7 @@ func compare(want *Summary, v verified) error {
 		return fmt.Errorf("verify: %w", err)
 	}
 	if !slices.Equal(want.Spans, v.s.Spans) {
-		return fmt.Errorf("verify: the re-read lines give %d ranges, not the %d the summary cites", len(v.s.Spans), len(want.Spans))
+		return fmt.Errorf("verify: %s", spanDiff(want.Spans, v.s.Spans))
 	}
 	return nil
 }
@@ -163,4 +163,14 @@ func (c *counter) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// spanDiff says where the re-read ranges first part from the cited ones.
+func spanDiff(want, got []Span) string {
+	for i := range min(len(want), len(got)) {
+		if want[i] != got[i] {
+			return fmt.Sprintf("range %d: the summary cites %+v, the re-read lines give %+v", i, want[i], got[i])
+		}
+	}
+	return fmt.Sprintf("the re-read lines give %d ranges, not the %d the summary cites", len(got), len(want))
 }

@@ -268,26 +268,39 @@ func skipEscape(b []byte, i int) int {
 	return i + 1
 }
 
-// skipTo moves the reader forward to offset off, which starts line num,
-// discarding the bytes between unread.
+// skipTo moves the reader forward to offset off, which must start line num:
+// the bytes skipped are counted, not trusted, so a range cited at the wrong
+// line or in the middle of a line is an error.
 func (lr *lineReader) skipTo(off, num int64) error {
 	if off < lr.off {
 		return fmt.Errorf("offset %d is behind the reader, at %d", off, lr.off)
 	}
-	for d := off - lr.off; ; {
-		k := min(d, int64(lr.n-lr.pos))
-		lr.pos += int(k)
-		lr.off += k
-		if d -= k; d == 0 {
-			break
+	lines, last := lr.num, byte('\n') // the reader stands at a line start
+	for d := off - lr.off; d > 0; {
+		if lr.pos == lr.n {
+			if lr.eof {
+				return fmt.Errorf("offset %d: %w", off, io.ErrUnexpectedEOF)
+			}
+			if err := lr.fill(); err != nil {
+				return err
+			}
+			continue
 		}
-		if lr.eof {
-			return fmt.Errorf("offset %d: %w", off, io.ErrUnexpectedEOF)
-		}
-		if err := lr.fill(); err != nil {
-			return err
-		}
+		k := int(min(d, int64(lr.n-lr.pos)))
+		skipped := lr.buf[lr.pos : lr.pos+k]
+		lines += int64(bytes.Count(skipped, []byte{'\n'}))
+		last = skipped[k-1]
+		lr.pos += k
+		lr.off += int64(k)
+		d -= int64(k)
 	}
+	switch {
+	case last != '\n':
+		return fmt.Errorf("offset %d is inside a line, not at the start of one", off)
+	case lines != num-1:
+		return fmt.Errorf("offset %d starts line %d, not line %d", off, lines+1, num)
+	}
+	lr.num = lines
 	// The markers may point into the skipped bytes; each moves on alone,
 	// so a buffer with many of one and none of the other stays cheap.
 	if lr.escAt < lr.pos {
@@ -296,6 +309,5 @@ func (lr *lineReader) skipTo(off, num int64) error {
 	if lr.crAt < lr.pos {
 		lr.crAt = lr.find(lr.pos, '\r')
 	}
-	lr.num = num - 1
 	return nil
 }

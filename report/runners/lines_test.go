@@ -162,3 +162,33 @@ func TestTrimSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipTo: skipping counts the lines it passes; an offset inside a line
+// or a wrong line number is an error.
+func TestSkipTo(t *testing.T) {
+	tests := []struct {
+		off, num int64
+		want     string // error text, "" for none
+	}{
+		{0, 1, ""},
+		{2, 2, ""},
+		{5, 3, ""},
+		{3, 2, "inside a line"},
+		{2, 3, "starts line 2, not line 3"},
+		{0, 2, "starts line 1, not line 2"},
+		{9, 4, "unexpected EOF"},
+	}
+	for _, tt := range tests {
+		lr := newLineReader(strings.NewReader("a\nbc\nd\n"), 0, 1, readBlock)
+		err := lr.skipTo(tt.off, tt.num)
+		if (err == nil) != (tt.want == "") || err != nil && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("skipTo(%d, %d) = %v, want %q", tt.off, tt.num, err, tt.want)
+			continue
+		}
+		if err == nil {
+			if l, err := lr.next(); err != nil || l.start != tt.off || l.num != tt.num {
+				t.Errorf("after skipTo(%d, %d): line %+v, %v", tt.off, tt.num, l, err)
+			}
+		}
+	}
+}
