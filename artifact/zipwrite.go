@@ -135,7 +135,7 @@ func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, err
 	if err != nil {
 		return Entry{}, nil, err
 	}
-	fh.Extra = nil // the local zip64 block; Close writes the central one
+	fh.Extra = fh.Extra[len(fh.Extra)-utBlockLen:] // the local zip64 block goes; Close writes the central one
 	if err := zw.Flush(); err != nil {
 		return Entry{}, nil, err
 	}
@@ -200,7 +200,8 @@ func (nopCloser) Close() error { return nil }
 
 // rawHeader fills in what CreateHeader would (versions, times, the UTF-8
 // flag) for an entry whose CRC and sizes are known up front. From 4 GiB
-// the local header needs a zip64 block with both sizes.
+// the local header needs a zip64 block with both sizes; the extended
+// timestamp block, last in Extra, keeps the exact time in both headers.
 func rawHeader(name string, mod time.Time, method uint16, e encoded) *zip.FileHeader {
 	fh := &zip.FileHeader{Name: name, Method: method, CRC32: e.crc,
 		CompressedSize64: uint64(e.csize), UncompressedSize64: uint64(e.size)}
@@ -213,12 +214,16 @@ func rawHeader(name string, mod time.Time, method uint16, e encoded) *zip.FileHe
 		fh.Extra = binary.LittleEndian.AppendUint64(fh.Extra, uint64(e.size))
 		fh.Extra = binary.LittleEndian.AppendUint64(fh.Extra, uint64(e.csize))
 	}
+	mod = mod.UTC().Truncate(time.Second)
+	fh.Extra = binary.LittleEndian.AppendUint16(fh.Extra, 0x5455) // extended timestamp
+	fh.Extra = binary.LittleEndian.AppendUint16(fh.Extra, 5)
+	fh.Extra = append(fh.Extra, 1) // modification time only
+	fh.Extra = binary.LittleEndian.AppendUint32(fh.Extra, uint32(mod.Unix()))
 	fh.CreatorVersion = fh.CreatorVersion&0xff00 | version
 	fh.ReaderVersion = version
-	if !isASCII(name) && utf8.ValidString(name) {
+	if valid, require := needsUTF8(name); valid && require {
 		fh.Flags |= 0x800
 	}
-	mod = mod.UTC().Truncate(time.Second)
 	fh.Modified = mod
 	// CreateRaw writes the MS-DOS fields as they are: it converts Modified
 	// only in CreateHeader.
@@ -229,15 +234,26 @@ func rawHeader(name string, mod time.Time, method uint16, e encoded) *zip.FileHe
 	return fh
 }
 
-const uint32max = 1<<32 - 1
+const (
+	uint32max  = 1<<32 - 1
+	utBlockLen = 9 // the extended timestamp block rawHeader appends
+)
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
+// needsUTF8 is archive/zip's rule for the UTF-8 flag: set it for a valid
+// UTF-8 name with a byte outside the part of CP-437 every reader agrees
+// on (controls, '\\', '~' and above).
+func needsUTF8(s string) (valid, require bool) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r < 0x20 || r > 0x7d || r == 0x5c {
+			if r == utf8.RuneError && size == 1 {
+				return false, false
+			}
+			require = true
 		}
 	}
-	return true
+	return true, require
 }
 
 // addManifest writes the manifest, raw like every other entry.

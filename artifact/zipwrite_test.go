@@ -156,10 +156,10 @@ func TestStoredEntriesCarryTheirSizes(t *testing.T) {
 		// crc, compressed and uncompressed size, name and extra lengths.
 		b := blob.Bytes()
 		nameLen := len(e.Name)
-		h := b[e.Offset-int64(30+nameLen) : e.Offset]
+		h := b[e.Offset-int64(30+nameLen+utBlockLen) : e.Offset] // the extra: the timestamp alone
 		flags, crc := binary.LittleEndian.Uint16(h[6:]), binary.LittleEndian.Uint32(h[14:])
 		csize, usize := binary.LittleEndian.Uint32(h[18:]), binary.LittleEndian.Uint32(h[22:])
-		if string(h[:4]) != "PK\x03\x04" || string(h[30:]) != e.Name {
+		if string(h[:4]) != "PK\x03\x04" || string(h[30:30+nameLen]) != e.Name || binary.LittleEndian.Uint16(h[28:]) != utBlockLen {
 			t.Fatalf("%s: no local header right before offset %d", e.Name, e.Offset)
 		}
 		wantUTF8 := e.Name != "r/stdout.log"
@@ -176,7 +176,7 @@ func TestStoredEntriesCarryTheirSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod := time.Date(2026, 11, 30, 0, 2, 4, 0, time.UTC) // MS-DOS time: UTC here, in 2 s steps
+	mod := time.Date(2026, 11, 30, 0, 2, 5, 0, time.UTC) // exact, from the extended timestamp
 	for _, f := range zr.File {
 		if f.Flags&0x8 != 0 {
 			t.Errorf("%s (%d) has a data descriptor", f.Name, f.Method)
@@ -200,12 +200,13 @@ func TestStoredEntriesCarryTheirSizes(t *testing.T) {
 // directory gets its own from archive/zip).
 func TestStoredHeaderZip64(t *testing.T) {
 	mod := time.Now()
+	ut := binary.LittleEndian.AppendUint32([]byte{0x55, 0x54, 5, 0, 1}, uint32(mod.Unix()))
 	small := rawHeader("a.log", mod, zip.Store, encoded{crc: 7, size: 1<<32 - 2, csize: 1<<32 - 2})
-	if small.Extra != nil || small.ReaderVersion != 20 {
-		t.Errorf("below 4 GiB: extra %x, version %d", small.Extra, small.ReaderVersion)
+	if !bytes.Equal(small.Extra, ut) || small.ReaderVersion != 20 {
+		t.Errorf("below 4 GiB: extra %x, version %d; want the timestamp alone %x", small.Extra, small.ReaderVersion, ut)
 	}
 	big := rawHeader("a.log", mod, zip.Store, encoded{crc: 7, size: 1<<32 + 10, csize: 1<<32 + 10})
-	want := []byte{1, 0, 16, 0, 10, 0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 0, 1, 0, 0, 0}
+	want := append([]byte{1, 0, 16, 0, 10, 0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 0, 1, 0, 0, 0}, ut...)
 	if !bytes.Equal(big.Extra, want) || big.ReaderVersion != 45 || big.CreatorVersion&0xff != 45 {
 		t.Errorf("from 4 GiB: extra %v, versions %d/%d; want %v, 45", big.Extra, big.ReaderVersion, big.CreatorVersion&0xff, want)
 	}
@@ -235,5 +236,23 @@ func TestWriteZipFileChanged(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestNeedsUTF8(t *testing.T) {
+	tests := []struct {
+		name            string
+		valid, required bool
+	}{
+		{"run-1/stdout.log", true, false},
+		{"run-1/é.log", true, true},
+		{"a~b.log", true, true},
+		{"a\tb.log", true, true},
+		{"a\xffb.log", false, false},
+	}
+	for _, tt := range tests {
+		if v, r := needsUTF8(tt.name); v != tt.valid || r != tt.required {
+			t.Errorf("needsUTF8(%q) = %v, %v; want %v, %v", tt.name, v, r, tt.valid, tt.required)
+		}
 	}
 }
