@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,12 +66,14 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	return a.actionStatus(in, overall, -1, pub)
 }
 
-// legArtifactLinks links each leg's artifact on the run's page, by name
-// from one listing of this workflow run's artifacts. Without a token or a
-// run id there are no links; a failed listing is a warning, not an error.
+// legArtifactLinks links the artifacts of legs that did not pass (only
+// those sections point to logs) on the run's page, by name from one
+// listing of this workflow run's artifacts. Without a token, a run id or
+// such a leg there is no call; a failed listing is a warning, not an error.
 func (a *app) legArtifactLinks(ctx context.Context, in *actionInputs, legs []leg) (map[string]string, string) {
 	runID, err := strconv.ParseInt(a.getenv("GITHUB_RUN_ID"), 10, 64)
-	if in.token == "" || err != nil {
+	needed := slices.ContainsFunc(legs, func(l leg) bool { return l.env.Status != "passed" && legArtifact(l.env) != "" })
+	if in.token == "" || err != nil || !needed {
 		return nil, ""
 	}
 	p, err := publish.New(publish.ConfigFromEnv(a.getenv, in.token))
@@ -83,7 +86,7 @@ func (a *app) legArtifactLinks(ctx context.Context, in *actionInputs, legs []leg
 	}
 	links := map[string]string{}
 	for _, l := range legs {
-		if name := legArtifact(l.env); ids[name] != 0 {
+		if name := legArtifact(l.env); ids[name] != 0 && l.env.Status != "passed" {
 			links[name] = p.ArtifactURL(runID, ids[name])
 		}
 	}

@@ -157,6 +157,7 @@ func (a *app) showArtifact(o *showOptions, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("artifact: %w", err)
 	}
+	a.sayChecks(rs)
 	data, err := rs.ReadOriginal(ctx, start, end)
 	if err != nil {
 		return err
@@ -185,8 +186,18 @@ func (a *app) openSourceLog(ctx context.Context, src *logSource, run string) (*l
 		r.Close()
 		return nil, nil, fmt.Errorf("artifact: %w", err)
 	}
+	a.sayChecks(rs)
 	l := logread.FromReaderAt(src.stream, rs.Record.Streams[src.stream], rs.Stored(ctx))
 	return l, func() { r.Close() }, nil
+}
+
+// sayChecks tells, on stderr, how an artifact's log was tied to its run
+// record: a local log is hashed whole before any read, an artifact's is
+// only as trustworthy as its manifest, and one without says so.
+func (a *app) sayChecks(rs *artifact.RunStream) {
+	for _, c := range rs.Checks {
+		fmt.Fprintf(a.stderr, "runledger: artifact %s: %s\n", rs.Entry, c)
+	}
 }
 
 // openLog finds a run's stream and checks the stored file against the

@@ -192,6 +192,10 @@ func TestShowFromArtifactZip(t *testing.T) {
 	if code != 0 || out != "2:6-13: second\n--\n" {
 		t.Fatalf("grep in the artifact: exit %d out %q stderr %s", code, out, stderr)
 	}
+	// This zip has no manifest: nothing ties its log to the record.
+	if !strings.Contains(stderr, "stdout.log: NOT checked against the record") {
+		t.Errorf("grep in an artifact without a manifest does not say so: %q", stderr)
+	}
 	code, out, stderr = runApp(t, other, "", "show", rec.ID, "--lines", "2:2", "--artifact-file", zipPath)
 	if code != 0 || out != "second\n" {
 		t.Fatalf("show --lines from the artifact: exit %d out %q stderr %s", code, out, stderr)

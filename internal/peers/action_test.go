@@ -548,6 +548,9 @@ func TestActionAggregate(t *testing.T) {
 			if link := links["runledger-test-linux"]; tt.wantComment && !strings.Contains(body, "([artifact]("+link+"))") {
 				t.Errorf("comment does not link the linux leg's artifact %s:\n%s", link, body)
 			}
+			if n := gh.CallCount(fakegithub.RouteArtifacts); n != 1 {
+				t.Errorf("%d artifact listings, want 1", n)
+			}
 			if tt.wantWarning != "" && !strings.Contains(r.stdout, "::warning::runledger: "+tt.wantWarning) {
 				t.Errorf("stdout has no ::warning::runledger: %s\n%s", tt.wantWarning, tail(r.stdout))
 			}
@@ -559,6 +562,28 @@ func TestActionAggregate(t *testing.T) {
 			checkNoLeak(t, s, r, body, nil, "")
 		})
 	}
+}
+
+// TestActionAggregateGreen: when every leg passed, no section points to
+// logs, so the aggregate does not list the run's artifacts.
+func TestActionAggregateGreen(t *testing.T) {
+	act := actServer(t)
+	legs := uploadLegs(t, act)
+	green := t.TempDir()
+	if err := os.CopyFS(filepath.Join(green, "runledger-test-macos"), os.DirFS(filepath.Join(legs, "runledger-test-macos"))); err != nil {
+		t.Fatal(err)
+	}
+	gh := fakegithub.New(t, "")
+	s := newStep(t, gh, act, "pull_request.opened.json", fakegithub.TokenInstallation)
+	s.env["INPUT_MODE"], s.env["INPUT_DIR"] = "aggregate", green
+	r := s.run()
+	if r.code != 0 || r.outputs["status"] != "passed" {
+		t.Fatalf("exit %d, status %q\n%s%s", r.code, r.outputs["status"], tail(r.stdout), r.stderr)
+	}
+	if n := gh.CallCount(fakegithub.RouteArtifacts); n != 0 {
+		t.Errorf("%d artifact listings for an all-green matrix, want none", n)
+	}
+	checkComment(t, s, r, true, "**runledger-test-macos**\n**passed** · ")
 }
 
 // addLegArtifacts lists each leg's artifact (a directory under legs) as an
