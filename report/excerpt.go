@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/runledger/runledger/report/internal/lines"
 )
 
 // ExcerptOptions bounds SelectExcerpts. Zero fields take the defaults shown.
@@ -187,12 +189,13 @@ type exScanner struct {
 	done     []*exRange
 	counts   map[string]int
 	last     map[string][]*exRange // summary kinds keep their last hits
-	lines    exLineReader
+	lines    *lines.Reader
 }
 
 func newExScanner(opts ExcerptOptions) *exScanner {
 	return &exScanner{opts: opts, lineNo: 1, counts: map[string]int{},
-		last: map[string][]*exRange{}, recent: newExRing(max(exMaxBefore, opts.TailLines))}
+		last: map[string][]*exRange{}, recent: newExRing(max(exMaxBefore, opts.TailLines)),
+		lines: lines.NewReader(nil, exScanPrefix, lines.ReadBlock)}
 }
 
 // exRing keeps the last lines seen, oldest first.
@@ -226,118 +229,6 @@ func (r *exRing) back(k int) exLine {
 
 func (r *exRing) reset() { r.first, r.n = 0, 0 }
 
-// exReadBlock is how much a scan reads at once.
-const exReadBlock = 1 << 20
-
-// exLineReader splits a segment into lines with one bounded buffer,
-// handing out each line's first exScanPrefix bytes without copying them.
-type exLineReader struct {
-	r      io.Reader
-	buf    []byte
-	pos, n int
-	eof    bool
-	keep   []byte // the prefix of a line longer than what is buffered
-	// escAt and crAt index the next ESC and CR in buf[pos:n] (n when there
-	// is none): lines before them need no terminal cleaning.
-	escAt, crAt int
-}
-
-func (xr *exLineReader) find(from int, c byte) int {
-	if i := bytes.IndexByte(xr.buf[from:xr.n], c); i >= 0 {
-		return from + i
-	}
-	return xr.n
-}
-
-// dirty reports whether the line ending at b may hold an ESC or CR, moving
-// the markers past it.
-func (xr *exLineReader) dirty(b int) bool {
-	d := false
-	if xr.escAt < b {
-		d, xr.escAt = true, xr.find(b, 0x1b)
-	}
-	if xr.crAt < b {
-		d, xr.crAt = true, xr.find(b, '\r')
-	}
-	return d
-}
-
-func (xr *exLineReader) reset(r io.Reader) {
-	if xr.buf == nil {
-		xr.buf = make([]byte, exReadBlock)
-	}
-	xr.r, xr.pos, xr.n, xr.eof, xr.escAt, xr.crAt = r, 0, 0, false, 0, 0
-}
-
-// next returns the next line's first exScanPrefix bytes (valid until the
-// next call), its length and whether it ends with a newline; length 0 at
-// the end. A line without ESC or CR is clean.
-func (xr *exLineReader) next() (prefix []byte, n int64, nl, clean bool, err error) {
-	for {
-		win := xr.buf[xr.pos:xr.n]
-		if i := bytes.IndexByte(win, '\n'); i >= 0 {
-			xr.pos += i + 1
-			return win[:min(i+1, exScanPrefix)], int64(i + 1), true, !xr.dirty(xr.pos), nil
-		}
-		if xr.eof {
-			xr.pos = xr.n
-			return win[:min(len(win), exScanPrefix)], int64(len(win)), false, !xr.dirty(xr.pos), nil
-		}
-		if len(win) >= exScanPrefix {
-			return xr.long()
-		}
-		if err := xr.fill(); err != nil {
-			return nil, 0, false, false, err
-		}
-	}
-}
-
-// long reads a line longer than what is buffered, keeping its prefix.
-func (xr *exLineReader) long() (prefix []byte, n int64, nl, clean bool, err error) {
-	xr.keep = append(xr.keep[:0], xr.buf[xr.pos:xr.pos+exScanPrefix]...)
-	for {
-		win := xr.buf[xr.pos:xr.n]
-		if i := bytes.IndexByte(win, '\n'); i >= 0 {
-			xr.pos += i + 1
-			xr.resync()
-			return xr.keep, n + int64(i+1), true, false, nil
-		}
-		n += int64(len(win))
-		xr.pos = xr.n
-		if xr.eof {
-			return xr.keep, n, false, false, nil
-		}
-		if err := xr.fill(); err != nil {
-			return nil, 0, false, false, err
-		}
-	}
-}
-
-func (xr *exLineReader) fill() error {
-	if xr.pos > 0 {
-		xr.n = copy(xr.buf, xr.buf[xr.pos:xr.n])
-		xr.pos = 0
-	}
-	for xr.n < len(xr.buf) {
-		k, err := xr.r.Read(xr.buf[xr.n:])
-		xr.n += k
-		if err == io.EOF {
-			xr.eof = true
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if k > 0 {
-			break
-		}
-	}
-	xr.resync()
-	return nil
-}
-
-func (xr *exLineReader) resync() { xr.escAt, xr.crAt = xr.find(xr.pos, 0x1b), xr.find(xr.pos, '\r') }
-
 // scanSegment reads the stored bytes [start, end) line by line. Context and
 // open blocks end at the segment's end: the next segment follows a gap.
 func (sc *exScanner) scanSegment(ra io.ReaderAt, start, end int64) error {
@@ -345,20 +236,20 @@ func (sc *exScanner) scanSegment(ra io.ReaderAt, start, end int64) error {
 		sc.closeAll()
 		return nil
 	}
-	sc.lines.reset(io.NewSectionReader(ra, start, end-start))
+	sc.lines.Reset(io.NewSectionReader(ra, start, end-start))
 	off := start
 	sc.recent.reset()
 	for off < end {
-		prefix, n, nl, clean, err := sc.lines.next()
-		if err == nil && n == 0 {
+		ln, err := sc.lines.Next()
+		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
 		if err != nil {
 			return fmt.Errorf("read at %d: %w", off, err)
 		}
-		l := exLine{start: off, end: off + n, no: sc.lineNo, nl: nl}
+		l := exLine{start: off, end: off + ln.Len, no: sc.lineNo, nl: ln.NL}
 		off = l.end
-		sc.line(l, prefix, clean)
+		sc.line(l, ln.Prefix, !ln.Dirty)
 		if l.nl {
 			sc.lineNo++
 		}
