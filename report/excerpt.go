@@ -485,6 +485,9 @@ func exIsBoundary(off int64, segs [][2]int64) bool {
 func (r *exRange) excerpt(ra io.ReaderAt, stream string, maxLine int) (Excerpt, error) {
 	raw := make([]byte, r.end-r.start)
 	if n, err := ra.ReadAt(raw, r.start); n < len(raw) {
+		if err == nil {
+			err = io.ErrUnexpectedEOF // a ReaderAt must say why a read came short; this one did not
+		}
 		return Excerpt{}, fmt.Errorf("read [%d,%d): %w", r.start, r.end, err)
 	}
 	sum := sha256.Sum256(raw)

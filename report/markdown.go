@@ -376,6 +376,15 @@ func mdBuild(e *Envelope, dropped map[int][]Excerpt, opts MarkdownOptions, budge
 	return b.String(), nil
 }
 
+// MayShowLogs reports whether RenderMarkdown can give run r (of an envelope
+// before any cut) a section of its own, where its log pointers and
+// artifact link are: a run that did not pass, counts failures or errors,
+// or carries excerpts (a passing run's section shows only when some were
+// cut to fit). The renderer's own test is narrower, never wider.
+func MayShowLogs(r Run) bool {
+	return r.Status != "passed" || mdPositive(r.Summary.Failed) || mdPositive(r.Summary.Errors) || len(r.Excerpts) > 0
+}
+
 // mdStatusWord is what the status line shows for status: the word itself
 // when the schema defines it, and otherwise a label that cannot be read as
 // any defined status, so "passedX" or "passed\u200b" never shows as a pass.

@@ -278,6 +278,14 @@ func checkBody(t *testing.T, env *Envelope, opts MarkdownOptions, body string) {
 	if env.Status != "passed" && strings.Contains(visible, "runledger: passed") {
 		t.Errorf("body claims passed for status %q", env.Status)
 	}
+	// The aggregate looks up artifact links by MayShowLogs: it must cover
+	// every run that got a section.
+	for _, r := range env.Runs {
+		head := fmt.Sprintf("#### %s · attempt %d · ", EscapeInline(mdShort(r.Name, 100)), r.Attempt)
+		if strings.Contains(visible, head) && !MayShowLogs(r) {
+			t.Errorf("run %q got a section, but MayShowLogs says it cannot", r.Name)
+		}
+	}
 	if strings.Count(body, "<!--") != 3 || strings.Count(body, "runledger:") < 3 || strings.Count(body, MarkerComment) != 1 ||
 		strings.Count(body, MarkerEnvelopeBegin) != 1 || strings.Count(body, MarkerEnvelopeEnd) != 1 {
 		t.Errorf("hidden markers forged or missing")
@@ -394,6 +402,35 @@ func TestStatusWord(t *testing.T) {
 	for _, tt := range tests {
 		if got := mdStatusWord(tt.status); got != tt.want {
 			t.Errorf("mdStatusWord(%q) = %q, want %q", tt.status, got, tt.want)
+		}
+	}
+}
+
+// TestMayShowLogs: every run the renderer gives a section (with its log
+// pointers and artifact link) is one MayShowLogs names, a passing run that
+// counts failures (`go test ./... || true`) included; a clean pass is not.
+func TestMayShowLogs(t *testing.T) {
+	swallowed := fixtureRun("swallowed", 1, "passed", intp(0))
+	swallowed.Summary = junitSummary(3, 1, 2, 0, false)
+	clean := fixtureRun("clean", 1, "passed", intp(0))
+	clean.Summary = junitSummary(3, 3, 0, 0, true)
+	withExcerpt := fixtureRun("excerpted", 1, "passed", intp(0))
+	withExcerpt.Excerpts = []Excerpt{fixtureExcerpt("excerpted", 0, 1, "error", "panic: boom\n")}
+	env := Envelope{Schema: Schema, Status: "unverified", Runs: []Run{swallowed, clean, withExcerpt}}
+	body, err := RenderMarkdown(&env, MarkdownOptions{ArtifactURL: "https://example.test/a/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBody(t, &env, MarkdownOptions{}, body)
+	if !strings.Contains(body, "#### swallowed · attempt 1 · passed") || !strings.Contains(body, "(https://example.test/a/1)") {
+		t.Errorf("the passing run that counts failures has no section with the artifact link:\n%s", body)
+	}
+	for _, tt := range []struct {
+		r    Run
+		want bool
+	}{{swallowed, true}, {clean, false}, {withExcerpt, true}, {fixtureRun("f", 1, "failed", intp(1)), true}} {
+		if got := MayShowLogs(tt.r); got != tt.want {
+			t.Errorf("MayShowLogs(%s) = %v, want %v", tt.r.Name, got, tt.want)
 		}
 	}
 }

@@ -66,13 +66,13 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	return a.actionStatus(in, overall, -1, pub)
 }
 
-// legArtifactLinks links the artifacts of legs that did not pass (only
-// those sections point to logs) on the run's page, by name from one
-// listing of this workflow run's artifacts. Without a token, a run id or
-// such a leg there is no call; a failed listing is a warning, not an error.
+// legArtifactLinks links the artifacts of legs whose sections can point to
+// logs (report.MayShowLogs) on the run's page, by name from one listing
+// of this workflow run's artifacts. Without a token, a run id or such a
+// leg there is no call; a failed listing is a warning, not an error.
 func (a *app) legArtifactLinks(ctx context.Context, in *actionInputs, legs []leg) (map[string]string, string) {
 	runID, err := strconv.ParseInt(a.getenv("GITHUB_RUN_ID"), 10, 64)
-	needed := slices.ContainsFunc(legs, func(l leg) bool { return l.env.Status != "passed" && legArtifact(l.env) != "" })
+	needed := slices.ContainsFunc(legs, func(l leg) bool { return showsLogs(l.env) && legArtifact(l.env) != "" })
 	if in.token == "" || err != nil || !needed {
 		return nil, ""
 	}
@@ -86,12 +86,14 @@ func (a *app) legArtifactLinks(ctx context.Context, in *actionInputs, legs []leg
 	}
 	links := map[string]string{}
 	for _, l := range legs {
-		if name := legArtifact(l.env); ids[name] != 0 && l.env.Status != "passed" {
+		if name := legArtifact(l.env); ids[name] != 0 && showsLogs(l.env) {
 			links[name] = p.ArtifactURL(runID, ids[name])
 		}
 	}
 	return links, ""
 }
+
+func showsLogs(env *report.Envelope) bool { return slices.ContainsFunc(env.Runs, report.MayShowLogs) }
 
 // legArtifact is the artifact a leg's logs were uploaded to, "" if none.
 func legArtifact(env *report.Envelope) string {

@@ -172,7 +172,8 @@ func skipEscape(b []byte, i int) int {
 
 // skipTo moves the reader forward to offset off, which must start line num:
 // the bytes skipped are counted, not trusted, so a range cited at the wrong
-// line or in the middle of a line is an error.
+// line or in the middle of a line is an error. After an error the reader's
+// position is unknown: it is not to be read further.
 func (lr *lineReader) skipTo(off, num int64) error {
 	if off < lr.off {
 		return fmt.Errorf("offset %d is behind the reader, at %d", off, lr.off)

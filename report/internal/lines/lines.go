@@ -8,7 +8,6 @@ package lines
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 )
 
@@ -164,7 +163,7 @@ func (lr *Reader) fill() error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("read: %w", err)
+			return err // the callers know where they were reading
 		}
 		if k > 0 {
 			break
