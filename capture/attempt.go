@@ -170,5 +170,3 @@ func (a *attempt) setTimes() {
 	ms := a.end.Sub(a.start).Milliseconds()
 	a.rec.EndedAt, a.rec.DurationMS = &end, &ms
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -120,7 +120,7 @@ func retryable(r *record.Record) bool {
 // for signal N, 126 not executable, 127 not found.
 func ExitCode(r *record.Record) int {
 	switch r.Status {
-	case record.StatusPassed, record.StatusFailed:
+	case record.StatusPassed, record.StatusFailed, record.StatusStartFailed:
 		if r.ExitCode != nil {
 			return *r.ExitCode
 		}
@@ -131,10 +131,6 @@ func ExitCode(r *record.Record) int {
 			if n, ok := signalNumber(*r.Signal); ok {
 				return 128 + n
 			}
-		}
-	case record.StatusStartFailed:
-		if r.ExitCode != nil {
-			return *r.ExitCode
 		}
 	}
 	return 125

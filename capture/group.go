@@ -10,22 +10,16 @@ import (
 // prctl option from <linux/prctl.h>; not in package syscall.
 const prSetChildSubreaper = 36
 
-var subreaperOnce sync.Once
-
 // becomeSubreaper makes orphaned descendants reparent to this process
 // instead of init, so that runledger can reap them and "the group is gone"
 // is something it observed rather than assumed: kill(-pgid, 0) also succeeds
-// on zombies nobody reaps.
-func becomeSubreaper() error {
-	var err error
-	subreaperOnce.Do(func() {
-		_, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
-		if errno != 0 {
-			err = errno
-		}
-	})
-	return err
-}
+// on zombies nobody reaps. Every caller gets the one call's error.
+var becomeSubreaper = sync.OnceValue(func() error {
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		return errno
+	}
+	return nil
+})
 
 // group is the process group of one command: the command leads it, and its
 // descendants stay in it unless they create their own.
@@ -95,11 +89,11 @@ func (g group) waitGone(d time.Duration) bool {
 	}
 }
 
-// stop ends every remaining member the way timeout(1) does: sig first,
+// stop ends every remaining member the way timeout(1) does: SIGTERM first,
 // SIGKILL after the grace period, then a bounded wait to see the group gone.
 // Call it once the leader has been waited for.
-func (g group) stop(sig syscall.Signal, grace time.Duration) bool {
-	g.signal(sig)
+func (g group) stop(grace time.Duration) bool {
+	g.signal(syscall.SIGTERM)
 	return g.finish(time.Now().Add(grace))
 }
 

@@ -35,7 +35,7 @@ func helper(mode string, args []string) int {
 		genRandom(w, n, seed)
 	case "lines": // a log of n bytes with failures at its start, middle and end
 		w.Write(genLines(n))
-	case "both": // n bytes to each of stdout and stderr, interleaved
+	case "both": // a line per 1000 of n to each of stdout and stderr, interleaved
 		for i := int64(0); i < n; i += 1000 {
 			fmt.Fprintf(w, "out %d\n", i)
 			w.Flush()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/store"
 )
 
 // junitBefore is what the JUnit patterns matched before the command
@@ -167,15 +168,16 @@ func Glob(base, pattern string) ([]string, error) {
 		segs = segs[1:]
 	}
 	var out []string
+	patSegs := strings.Split(pattern, "/")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable corners are not an error for a search
 		}
 		rel, _ := filepath.Rel(base, p)
-		if d.IsDir() && d.Name() == ".runledger" {
+		if d.IsDir() && d.Name() == store.DefaultDir {
 			return fs.SkipDir
 		}
-		if !d.IsDir() && matchPath(strings.Split(pattern, "/"), strings.Split(filepath.ToSlash(rel), "/")) {
+		if !d.IsDir() && matchPath(patSegs, strings.Split(filepath.ToSlash(rel), "/")) {
 			out = append(out, rel)
 		}
 		return nil

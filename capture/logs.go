@@ -34,12 +34,11 @@ type chunk struct {
 	buf  []byte
 	n    int
 	refs atomic.Int32
-	free chan *chunk
 }
 
 func (c *chunk) release() {
 	if c.refs.Add(-1) == 0 {
-		c.free <- c
+		c.src.free <- c
 	}
 }
 
@@ -98,7 +97,7 @@ func newStream(path string, limit int64) (*stream, error) {
 	st := &stream{r: r, w: w, log: l, done: make(chan struct{}),
 		chunks: make(chan *chunk, buffersPerStream), free: make(chan *chunk, buffersPerStream)}
 	for range buffersPerStream {
-		st.free <- &chunk{src: st, buf: make([]byte, readSize), free: st.free}
+		st.free <- &chunk{src: st, buf: make([]byte, readSize)}
 	}
 	return st, nil
 }

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -65,7 +66,7 @@ func (a *attempt) drain() {
 	if !a.logs.wait(a.opts.PipeWait) {
 		lo := a.leftovers()
 		lo.HeldPipes = true
-		groupGone := a.leader != nil && a.group.stop(syscall.SIGTERM, a.opts.KillAfter)
+		groupGone := a.leader != nil && a.group.stop(a.opts.KillAfter)
 		closed := a.logs.wait(time.Second)
 		if !closed {
 			a.logs.forceClose()
@@ -78,7 +79,10 @@ func (a *attempt) drain() {
 	}
 	lo := a.leftovers()
 	lo.Processes = true
-	lo.Stopped = a.group.stop(syscall.SIGTERM, a.opts.KillAfter)
+	if lo.HeldPipes {
+		return // stopped just above, as far as it would go: a second round only waits again
+	}
+	lo.Stopped = a.group.stop(a.opts.KillAfter)
 	lo.Termination = confirmedIf(lo.Stopped)
 }
 
@@ -138,7 +142,7 @@ func waitStatus(ex *leaderExit) string {
 	case ex.err != nil:
 		return "wait failed: " + ex.err.Error()
 	case ex.ws.Exited():
-		return "exit status " + itoa(ex.ws.ExitStatus())
+		return "exit status " + strconv.Itoa(ex.ws.ExitStatus())
 	case ex.ws.Signaled():
 		s := "signal " + *signalName(ex.ws.Signal())
 		if ex.ws.CoreDump() {
@@ -174,7 +178,7 @@ func toSyscall(sig os.Signal) syscall.Signal {
 func signalName(sig syscall.Signal) *string {
 	name := unix.SignalName(sig)
 	if name == "" {
-		name = "signal " + itoa(int(sig))
+		name = "signal " + strconv.Itoa(int(sig))
 	}
 	return &name
 }

@@ -29,7 +29,7 @@ const (
 	StatusCancelled   Status = "cancelled"    // the wrapper was told to stop
 	StatusStartFailed Status = "start_failed" // the command never ran
 	StatusRunning     Status = "running"      // written at start; rewritten at the end
-	StatusIncomplete  Status = "incomplete"   // a running record whose wrapper is gone
+	StatusIncomplete  Status = "incomplete"   // its end was never observed (the wrapper is gone, or wait failed)
 )
 
 // Termination says how the end of the process was established.
