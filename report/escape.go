@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/runledger/runledger/report/internal/lines"
 )
 
 // zwsp is a zero-width space. GitHub renders it as nothing, but it breaks
@@ -176,7 +178,7 @@ func cleanTerminalText(s string, flat bool) string {
 		c := s[i]
 		switch {
 		case c == 0x1b:
-			i = skipEscape(s, i)
+			i = lines.SkipEscape(s, i)
 			continue
 		case c == '\t' || ((c == '\n' || c == '\r') && flat):
 			if flat {
@@ -210,52 +212,4 @@ func cleanTerminalText(s string, flat bool) string {
 func isHiddenControl(r rune) bool {
 	return (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) ||
 		(r >= 0x2066 && r <= 0x2069)
-}
-
-// skipEscape returns the index after the escape sequence starting at s[i]
-// (an ESC). A string sequence (OSC, DCS, …) left unterminated within s only
-// loses its introducer, so its payload stays visible rather than swallowed.
-func skipEscape[T ~string | ~[]byte](s T, i int) int {
-	if i+1 >= len(s) {
-		return len(s)
-	}
-	switch c := s[i+1]; {
-	case c == '[':
-		j := i + 2
-		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
-			j++
-		}
-		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
-			return j + 1
-		}
-		return j
-	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
-		return skipEscapeString(s, i)
-	case c >= 0x20 && c <= 0x2f:
-		j := i + 1
-		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
-			j++
-		}
-		if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7e {
-			return j + 1
-		}
-		return j
-	case c >= 0x30 && c <= 0x7e:
-		return i + 2
-	default:
-		return i + 1
-	}
-}
-
-// skipEscapeString skips an OSC/DCS/SOS/PM/APC string ended by BEL or ST.
-func skipEscapeString[T ~string | ~[]byte](s T, i int) int {
-	for j := i + 2; j < len(s); j++ {
-		if s[j] == 0x07 {
-			return j + 1
-		}
-		if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
-			return j + 2
-		}
-	}
-	return i + 2
 }

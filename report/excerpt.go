@@ -571,7 +571,7 @@ func exMatchView(prefix []byte) []byte {
 	var out []byte
 	for i := 0; i < len(p); {
 		if p[i] == 0x1b {
-			i = skipEscape(p, i)
+			i = lines.SkipEscape(p, i)
 			continue
 		}
 		out = append(out, p[i])

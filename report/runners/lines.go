@@ -133,41 +133,15 @@ func (lr *lineReader) clean(raw []byte) []byte {
 }
 
 func appendStripped(out, b []byte) []byte {
-	for i := 0; i < len(b); i++ {
-		if b[i] != 0x1b {
-			out = append(out, b[i])
+	for i := 0; i < len(b); {
+		if b[i] == 0x1b {
+			i = lines.SkipEscape(b, i)
 			continue
 		}
-		i = skipEscape(b, i)
+		out = append(out, b[i])
+		i++
 	}
 	return out
-}
-
-// skipEscape returns the index of the last byte of the escape sequence at i.
-func skipEscape(b []byte, i int) int {
-	if i+1 >= len(b) {
-		return i
-	}
-	switch b[i+1] {
-	case '[':
-		for j := i + 2; j < len(b); j++ {
-			if b[j] >= 0x40 && b[j] <= 0x7e {
-				return j
-			}
-		}
-		return len(b) - 1
-	case ']':
-		for j := i + 2; j < len(b); j++ {
-			if b[j] == 0x07 {
-				return j
-			}
-			if b[j] == 0x1b && j+1 < len(b) && b[j+1] == '\\' {
-				return j + 1
-			}
-		}
-		return len(b) - 1
-	}
-	return i + 1
 }
 
 // skipTo moves the reader forward to offset off, which must start line num:

@@ -192,3 +192,14 @@ func TestSkipTo(t *testing.T) {
 		}
 	}
 }
+
+// TestCharsetEscape: `tput sgr0` prints ESC ( B ESC [ m; the charset switch
+// is stripped whole, as the excerpt scan strips it, so the line still
+// counts.
+func TestCharsetEscape(t *testing.T) {
+	log := "\x1b(B\x1b[m--- FAIL: TestX (0.00s)\n\x1b(B\x1b[mFAIL\texample.com/x\t0.01s\n"
+	s, err := Scan(strings.NewReader(log))
+	if err != nil || s.Source != "go" || num(s.Failed) != 1 {
+		t.Fatalf("Scan(%q) = %+v, %v; want one go failure", log, s, err)
+	}
+}

@@ -197,3 +197,56 @@ func (lr *Reader) dirty(b int) bool {
 	}
 	return d
 }
+
+// Terminal escape sequences, stripped the same way wherever the report
+// matches log text: CSI, the string sequences (OSC, DCS, SOS, PM, APC),
+// nF sequences such as the charset switch `ESC ( B` that `tput sgr0` prints,
+// and two-byte Fp/Fe/Fs ones.
+
+// SkipEscape returns the index after the escape sequence starting at s[i]
+// (an ESC). A string sequence (OSC, DCS, …) left unterminated within s only
+// loses its introducer, so its payload stays visible rather than swallowed.
+func SkipEscape[T ~string | ~[]byte](s T, i int) int {
+	if i+1 >= len(s) {
+		return len(s)
+	}
+	switch c := s[i+1]; {
+	case c == '[':
+		j := i + 2
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+			return j + 1
+		}
+		return j
+	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+		return skipString(s, i)
+	case c >= 0x20 && c <= 0x2f:
+		j := i + 1
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7e {
+			return j + 1
+		}
+		return j
+	case c >= 0x30 && c <= 0x7e:
+		return i + 2
+	default:
+		return i + 1
+	}
+}
+
+// skipString skips an OSC/DCS/SOS/PM/APC string ended by BEL or ST.
+func skipString[T ~string | ~[]byte](s T, i int) int {
+	for j := i + 2; j < len(s); j++ {
+		if s[j] == 0x07 {
+			return j + 1
+		}
+		if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+			return j + 2
+		}
+	}
+	return i + 2
+}
