@@ -26,11 +26,7 @@ func (t *tools) findRun(ref string) (*record.Record, string, error) {
 	if ref == "" {
 		return nil, "", fmt.Errorf("run: give a run id, id prefix or run name")
 	}
-	rec, _, err := t.store.Find(ref)
-	if err != nil {
-		return nil, "", err
-	}
-	dir, err := t.store.RunDir(rec.ID)
+	rec, dir, err := t.store.Find(ref) // List keeps only records whose id is their directory
 	if err != nil {
 		return nil, "", err
 	}

@@ -143,6 +143,12 @@ func (s *Store) List() ([]*record.Record, []error, error) {
 			problems = append(problems, fmt.Errorf("run %s: %w", e.Name(), err))
 			continue
 		}
+		if r.ID != e.Name() {
+			// Paths are built from ids: a record naming another directory
+			// (say "../x") would lead reads out of the store.
+			problems = append(problems, fmt.Errorf("run %s: its record says id %q", e.Name(), r.ID))
+			continue
+		}
 		recs = append(recs, r)
 	}
 	sort.SliceStable(recs, func(i, j int) bool {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,24 @@ func TestListReportsUnreadable(t *testing.T) {
 	recs, problems, err := st.List()
 	if err != nil || len(recs) != 1 || len(problems) != 1 || !strings.Contains(problems[0].Error(), "broken") {
 		t.Fatalf("recs %d problems %v err %v", len(recs), problems, err)
+	}
+}
+
+// TestListRefusesForeignID: a record whose id is not its directory's name
+// ("../outside") is a problem, never a run whose paths lead out of the store.
+func TestListRefusesForeignID(t *testing.T) {
+	st, _ := Open(t.TempDir())
+	r := *begin(t, st, "unit")
+	r.ID, r.Attempt = "../outside", 9 // a later attempt: Find would pick it
+	data, _ := json.Marshal(r)
+	os.Mkdir(filepath.Join(st.Dir, "moved"), 0o755)
+	os.WriteFile(filepath.Join(st.Dir, "moved", record.FileName), data, 0o644)
+	recs, problems, err := st.List()
+	if err != nil || len(recs) != 1 || len(problems) != 1 || !strings.Contains(problems[0].Error(), `id "../outside"`) {
+		t.Fatalf("recs %d problems %v err %v", len(recs), problems, err)
+	}
+	if _, dir, err := st.Find("unit"); err != nil || filepath.Dir(dir) != st.Dir {
+		t.Errorf("Find(unit) = %s, %v; want the run inside the store", dir, err)
 	}
 }
 
