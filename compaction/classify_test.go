@@ -114,9 +114,6 @@ func TestClassifyReaderLongLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v != Classify(text) {
-		t.Fatalf("ClassifyReader %+v != Classify %+v", v, Classify(text))
-	}
 	wantOff := int64(len(goPassed) + len(long) + strings.Index(goFailed, "--- FAIL"))
 	if v.Outcome != OutcomeFailed || v.Line != 9 || v.Offset != wantOff {
 		t.Fatalf("ClassifyReader = %+v, want failed at line 9 offset %d", v, wantOff)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Output is one command output in a sequence.
@@ -114,7 +115,7 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 		d.Reason = skipReason(o.Text, verdicts[i], i == latest, opts)
 		out[i] = o
 		if d.Reason == "" {
-			out[i].Text, d, err = collapse(o, d, opts, store)
+			out[i].Text, d, err = collapse(o, verdicts[i], d, opts, store)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -150,9 +151,9 @@ func skipReason(text string, v Verdict, latest bool, opts Options) string {
 
 // collapse replaces a failed earlier run with its pointer line, unless
 // that would not make it smaller.
-func collapse(o Output, d Decision, opts Options, store Store) (string, Decision, error) {
+func collapse(o Output, v Verdict, d Decision, opts Options, store Store) (string, Decision, error) {
 	hash := Hash([]byte(o.Text))
-	line := pointerLine(o.Text, hash, opts.MarkerMode)
+	line := pointerLine(o.Text, v, hash, opts.MarkerMode)
 	if len(line) >= len(o.Text) {
 		d.Reason = ReasonNoGain
 		return o.Text, d, nil
@@ -168,8 +169,7 @@ func collapse(o Output, d Decision, opts Options, store Store) (string, Decision
 
 // pointerLine is the one line left in place of a collapsed run: the
 // marker, the line that showed the failure, and how to get the rest.
-func pointerLine(text, hash string, mode MarkerMode) string {
-	v := Classify(text)
+func pointerLine(text string, v Verdict, hash string, mode MarkerMode) string {
 	lines := strings.Count(text, "\n")
 	if !strings.HasSuffix(text, "\n") {
 		lines++
@@ -192,10 +192,8 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !isRuneStart(s[n]) {
+	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n] + "…"
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

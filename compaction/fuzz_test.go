@@ -1,22 +1,17 @@
 package compaction
 
 import (
-	"strings"
 	"testing"
 )
 
 // FuzzClassify: a text that carries a failure line on a line of its own
-// is never classified as passed, and the streaming and string forms agree.
+// is never classified as passed.
 func FuzzClassify(f *testing.F) {
 	for _, s := range []string{goPassed, goFailed, pytestFailed, "```\n", "@@ -1,3 +1,3 @@\n",
 		"commit 0123456\n", "== 3 passed in 0.1s ==\n", "   1\tok  \tx\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		v := Classify(text)
-		if r, err := ClassifyReader(strings.NewReader(text)); err != nil || r != v {
-			t.Fatalf("ClassifyReader = %+v, %v; Classify = %+v", r, err, v)
-		}
 		for _, fail := range []string{"FAILED x", "--- FAIL: TestX (0.00s)", "== 1 failed in 0.1s =="} {
 			if w := Classify(text + "\n" + fail + "\n"); w.Outcome == OutcomePassed {
 				t.Fatalf("passed with %q appended: %+v", fail, w)
