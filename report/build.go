@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/runners"
 	"github.com/runledger/runledger/store"
 )
 
@@ -149,7 +150,7 @@ func runPassed(r *record.Record, run Run) bool {
 	if s.Failed != nil && *s.Failed > 0 || s.Errors != nil && *s.Errors > 0 {
 		return false
 	}
-	return s.Source == "none" || s.Verified
+	return s.Source == runners.SourceNone || s.Verified
 }
 
 // overall: passed only when every latest run passed; otherwise the worst
@@ -158,22 +159,34 @@ func overall(runs []Run, unreadable bool) string {
 	if len(runs) == 0 && !unreadable {
 		return "no_runs"
 	}
-	rank := map[string]int{"passed": 0, "unverified": 1, "incomplete": 2, "running": 2,
-		"cancelled": 3, "timed_out": 4, "signaled": 5, "start_failed": 5, "failed": 5}
-	worst := "passed"
+	var statuses []string
 	if unreadable {
-		worst = "incomplete"
+		statuses = append(statuses, "incomplete")
 	}
 	for _, r := range runs {
-		st := r.Status
+		statuses = append(statuses, r.Status)
+	}
+	return Worst(statuses...)
+}
+
+// statusRank orders statuses from best to worst.
+var statusRank = map[string]int{"passed": 0, "no_runs": 1, "unverified": 2, "incomplete": 3, "running": 3,
+	"cancelled": 4, "timed_out": 5, "failed": 6}
+
+// Worst is the worst of statuses, the first of equals: "passed" only when
+// every one passed (or there is none). Signaled and start_failed count as
+// failed, a status it does not know as incomplete.
+func Worst(statuses ...string) string {
+	worst := "passed"
+	for _, st := range statuses {
 		if st == "signaled" || st == "start_failed" {
 			st = "failed"
 		}
-		rk, ok := rank[st]
+		rk, ok := statusRank[st]
 		if !ok {
-			st, rk = "incomplete", rank["incomplete"]
+			st, rk = "incomplete", statusRank["incomplete"]
 		}
-		if rk > rank[worst] {
+		if rk > statusRank[worst] {
 			worst = st
 		}
 	}

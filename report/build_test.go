@@ -243,3 +243,24 @@ func TestJUnitTooBig(t *testing.T) {
 		t.Fatalf("a malformed big file: warnings %v", w)
 	}
 }
+
+func TestWorst(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want string
+	}{
+		{nil, "passed"},
+		{[]string{"passed", "passed"}, "passed"},
+		{[]string{"passed", "no_runs"}, "no_runs"},
+		{[]string{"unverified", "passed"}, "unverified"},
+		{[]string{"running", "incomplete"}, "running"},
+		{[]string{"passed", "weird"}, "incomplete"},
+		{[]string{"timed_out", "signaled"}, "failed"},
+		{[]string{"start_failed", "cancelled"}, "failed"},
+	}
+	for _, tt := range tests {
+		if got := Worst(tt.in...); got != tt.want {
+			t.Errorf("Worst(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -167,7 +167,7 @@ type exRange struct {
 	rank           int
 	mode           exMode
 	afterLeft      int
-	open, dropped  bool
+	dropped        bool
 }
 
 func newExRange(l exLine, rank int) *exRange {
@@ -288,9 +288,7 @@ func (sc *exScanner) extendOpen(l exLine, indented, sectionStart bool) {
 	for _, r := range sc.open {
 		if !r.dropped && r.extend(l, indented, sectionStart, sc.opts.MaxBytes) {
 			kept = append(kept, r)
-			continue
 		}
-		r.open = false
 	}
 	clear(sc.open[len(kept):])
 	sc.open = kept
@@ -349,7 +347,6 @@ func (sc *exScanner) hit(l exLine, p *exPattern) {
 		sc.done = append(sc.done, r)
 	}
 	if r.afterLeft > 0 {
-		r.open = true
 		sc.open = append(sc.open, r)
 	}
 }
@@ -365,7 +362,6 @@ func (sc *exScanner) extendHead(l exLine) {
 		return
 	}
 	switch {
-	case sc.headDone:
 	case sc.head == nil:
 		sc.head = newExRange(l, exRankHead)
 		if l.end-l.start > sc.opts.MaxBytes {
@@ -382,9 +378,7 @@ func (sc *exScanner) extendHead(l exLine) {
 }
 
 func (sc *exScanner) closeAll() {
-	for _, r := range sc.open {
-		r.open = false
-	}
+	clear(sc.open)
 	sc.open = sc.open[:0]
 	sc.headDone = sc.headDone || sc.head != nil
 }

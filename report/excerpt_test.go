@@ -296,6 +296,9 @@ func TestSelectExcerptsGolden(t *testing.T) {
 // grep result quoting failure markers is not excerpted as one.
 func TestSelectExcerptsNotFailures(t *testing.T) {
 	ex := selectFile(t, "testdata/excerpt/listing.log", ExcerptOptions{})
+	if len(ex) == 0 {
+		t.Fatal("no excerpt at all: the fallback head and tail are missing")
+	}
 	for _, e := range ex {
 		if e.Reason != "head" && e.Reason != "tail" {
 			t.Errorf("excerpt with reason %s from a listing: %q", e.Reason, e.Text)

@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -53,19 +52,7 @@ func TestEnvelopeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := normalise(t, env, st.Dir)
-			path := filepath.Join("testdata", "envelope", tc.name+".json")
-			if *update {
-				os.MkdirAll(filepath.Dir(path), 0o755)
-				os.WriteFile(path, got, 0o644)
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("envelope differs from %s:\n%s", path, got)
-			}
+			compareGolden(t, filepath.Join("testdata", "envelope", tc.name+".json"), normalise(t, env, st.Dir))
 		})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/runledger/runledger/record"
 )
 
 // Hidden markers in a rendered body. Untrusted text can never carry them:
@@ -365,7 +367,7 @@ func mdBuild(e *Envelope, dropped map[int][]Excerpt, opts MarkdownOptions, budge
 		if p.over {
 			break
 		}
-		if r.Status != "passed" || mdPositive(r.Summary.Failed) || mdPositive(r.Summary.Errors) || len(dropped[i]) > 0 {
+		if mdHasSection(r, len(dropped[i])) {
 			mdRunSection(&b, r, dropped[i], opts)
 		}
 	}
@@ -381,8 +383,12 @@ func mdBuild(e *Envelope, dropped map[int][]Excerpt, opts MarkdownOptions, budge
 // artifact link are: a run that did not pass, counts failures or errors,
 // or carries excerpts (a passing run's section shows only when some were
 // cut to fit). The renderer's own test is narrower, never wider.
-func MayShowLogs(r Run) bool {
-	return r.Status != "passed" || mdPositive(r.Summary.Failed) || mdPositive(r.Summary.Errors) || len(r.Excerpts) > 0
+func MayShowLogs(r Run) bool { return mdHasSection(r, len(r.Excerpts)) }
+
+// mdHasSection: a run gets a section when it did not pass, counts failures
+// or errors, or has excerpts to show (for a passing run, ones cut to fit).
+func mdHasSection(r Run, excerpts int) bool {
+	return r.Status != "passed" || mdPositive(r.Summary.Failed) || mdPositive(r.Summary.Errors) || excerpts > 0
 }
 
 // mdStatusWord is what the status line shows for status: the word itself
@@ -627,12 +633,9 @@ func mdDropped(b *strings.Builder, dropped []Excerpt) {
 		mdPlural(len(dropped), "excerpt"), n, strings.Join(where, "; "))
 }
 
-// mdStreamOrder is the display order of log streams; others follow sorted.
-var mdStreamOrder = []string{"stdout", "stderr", "output"}
-
 func mdStreams(logs map[string]Log) []string {
 	var names []string
-	for _, s := range mdStreamOrder {
+	for _, s := range record.StreamNames {
 		if _, ok := logs[s]; ok {
 			names = append(names, s)
 		}
@@ -649,7 +652,7 @@ func mdStreams(logs map[string]Log) []string {
 }
 
 func mdKnownStream(s string) bool {
-	for _, k := range mdStreamOrder {
+	for _, k := range record.StreamNames {
 		if s == k {
 			return true
 		}

@@ -138,20 +138,9 @@ func readLegs(dir string) ([]leg, error) {
 
 // worstOf: the matrix passed only when every leg passed.
 func worstOf(legs []leg) string {
-	rank := map[string]int{"passed": 0, "no_runs": 1, "unverified": 2, "incomplete": 3, "running": 3,
-		"cancelled": 4, "timed_out": 5, "failed": 6}
-	worst := "passed"
-	for _, l := range legs {
-		r, ok := rank[l.env.Status]
-		if !ok {
-			r = rank["incomplete"]
-		}
-		if r > rank[worst] {
-			worst = l.env.Status
-			if !ok {
-				worst = "incomplete"
-			}
-		}
+	statuses := make([]string, len(legs))
+	for i, l := range legs {
+		statuses[i] = l.env.Status
 	}
-	return worst
+	return report.Worst(statuses...)
 }

@@ -184,18 +184,13 @@ func TestBoundedState(t *testing.T) {
 	}
 	b.WriteString("FAIL\n")
 	st := newState()
-	lr := newLineReader(bytes.NewReader(b.Bytes()), 0, 1, readBlock)
-	for {
-		l, err := lr.next()
-		if err != nil {
-			break
-		}
-		st.feed(l)
+	s, err := scan(st, bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
 	}
 	if n := len(st.golang.plain.decor); n > maxDecor {
 		t.Errorf("%d file:line entries kept, over %d", n, maxDecor)
 	}
-	s := st.summary()
 	if num(s.Passed) != tests/2 || num(s.Failed) != tests/2 || len(s.Spans) > spanCap || len(s.Failures) > maxNamed {
 		t.Errorf("passed %d failed %d, %d spans, %d failures", num(s.Passed), num(s.Failed), len(s.Spans), len(s.Failures))
 	}

@@ -115,7 +115,7 @@ func (t *tap) close() {
 // keeps taking batches, so the scan never blocks on it.
 func replayAll(ra io.ReaderAt, size int64, t *tap) verified {
 	st := newState()
-	lr := newLineReader(io.NewSectionReader(ra, 0, size), 0, 1, readBlock)
+	lr := newLineReader(io.NewSectionReader(ra, 0, size), readBlock)
 	var err error
 	for batch := range t.out {
 		if err == nil {

@@ -55,11 +55,11 @@ type lineReader struct {
 	l        line
 }
 
-// newLineReader reads r, whose first byte is at offset off and starts line
-// num. size bounds the buffer.
-func newLineReader(r io.Reader, off, num, size int64) *lineReader {
+// newLineReader reads r from its start; size bounds the buffer. reset
+// points it at a stream that starts elsewhere.
+func newLineReader(r io.Reader, size int64) *lineReader {
 	lr := &lineReader{sp: lines.NewReader(r, MaxLineKeep, size)}
-	lr.reset(r, off, num)
+	lr.reset(r, 0, 1)
 	return lr
 }
 

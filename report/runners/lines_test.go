@@ -57,7 +57,7 @@ func TestLongLine(t *testing.T) {
 
 func TestLineReader(t *testing.T) {
 	in := "a\r\n\x1b[1m\x1b[31mTests:\x1b[39m 1 failed, 1 total\x1b[0m\nprogress 10%\rprogress 100%\nlast"
-	lr := newLineReader(strings.NewReader(in), 0, 1, 16)
+	lr := newLineReader(strings.NewReader(in), 16)
 	want := []line{
 		{num: 1, start: 0, end: 3, text: "a"},
 		{num: 2, start: 3, end: 46, text: "Tests: 1 failed, 1 total"},
@@ -179,7 +179,7 @@ func TestSkipTo(t *testing.T) {
 		{9, 4, "unexpected EOF"},
 	}
 	for _, tt := range tests {
-		lr := newLineReader(strings.NewReader("a\nbc\nd\n"), 0, 1, readBlock)
+		lr := newLineReader(strings.NewReader("a\nbc\nd\n"), readBlock)
 		err := lr.skipTo(tt.off, tt.num)
 		if (err == nil) != (tt.want == "") || err != nil && !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("skipTo(%d, %d) = %v, want %q", tt.off, tt.num, err, tt.want)

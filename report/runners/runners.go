@@ -107,7 +107,7 @@ func Scan(r io.Reader) (*Summary, error) {
 }
 
 func scan(st *state, r io.Reader) (*Summary, error) {
-	lr := newLineReader(r, 0, 1, readBlock)
+	lr := newLineReader(r, readBlock)
 	for {
 		l, err := lr.next()
 		if err == io.EOF { // next returns io.EOF itself, unwrapped
@@ -144,7 +144,7 @@ func Verify(ra io.ReaderAt, size int64, s *Summary) error {
 	}
 	st := newState()
 	blocks := &blockReader{ra: ra}
-	lr := newLineReader(nil, 0, 1, readBlock)
+	lr := newLineReader(nil, readBlock)
 	for _, sp := range s.Spans {
 		lr.reset(blocks.section(sp.Start, sp.End), sp.Start, sp.FirstLine)
 		for {
