@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -141,9 +140,7 @@ func (b *blockBlob) fail(step string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var re *redacted
-	if errors.As(err, &re) {
-		return fmt.Errorf("%s: %w", step, err)
-	}
+	// redact leaves an already clean message as it is, so wrapped errors
+	// are checked whole rather than trusted for having been redacted once.
 	return fmt.Errorf("%s: %w", step, redact(err, b.url))
 }

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,15 @@ func Open(ctx context.Context, client *http.Client, apiURL, repo string, artifac
 		return nil, fmt.Errorf("open artifact %d: %w", artifactID, err)
 	}
 	return r, nil
+}
+
+// OpenFromEnv is Open with the API URL and token the way gh and the
+// runner give them: GITHUB_API_URL (default https://api.github.com), and
+// GITHUB_TOKEN, else GH_TOKEN.
+func OpenFromEnv(ctx context.Context, client *http.Client, getenv func(string) string, repo string, artifactID int64) (*Reader, error) {
+	token := cmp.Or(getenv("GITHUB_TOKEN"), getenv("GH_TOKEN"))
+	api := cmp.Or(getenv("GITHUB_API_URL"), "https://api.github.com")
+	return Open(ctx, client, api, repo, artifactID, token)
 }
 
 // resolveDownload asks the API for the artifact's zip and returns the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -40,16 +39,26 @@ func OpenRunStream(ctx context.Context, r *Reader, runRef, stream string) (*RunS
 	if err != nil {
 		return nil, err
 	}
-	s, ok := rec.Streams[stream]
-	if !ok {
-		return nil, fmt.Errorf("stream %q: run %s has none (want stdout, stderr or output)", stream, run)
+	entry, s, err := streamEntry(run, rec, stream)
+	if err != nil {
+		return nil, err
 	}
-	if s.File == "" || s.File != path.Base(s.File) || s.File[0] == '.' {
-		return nil, fmt.Errorf("run %s: stream %s names file %q outside its run directory", run, stream, s.File)
-	}
-	rs := &RunStream{r: r, Run: run, Stream: stream, Entry: path.Join(run, s.File), Record: rec}
+	rs := &RunStream{r: r, Run: run, Stream: stream, Entry: entry, Record: rec}
 	rs.Checks, err = manifestCheck(ctx, r, rs.Entry, s)
 	return rs, err
+}
+
+// streamEntry is the zip entry of run's stream, which must be a plain file
+// of the run's own directory: a record is data, not trusted.
+func streamEntry(run string, rec *record.Record, stream string) (string, *record.Stream, error) {
+	s, ok := rec.Streams[stream]
+	if !ok {
+		return "", nil, fmt.Errorf("stream %q: run %s has none (want stdout, stderr or output)", stream, run)
+	}
+	if s.File == "" || s.File != path.Base(s.File) || s.File[0] == '.' {
+		return "", nil, fmt.Errorf("run %s: stream %s names file %q outside its run directory", run, stream, s.File)
+	}
+	return path.Join(run, s.File), s, nil
 }
 
 // Stored reads the entry's stored bytes (offsets into the stored file,
@@ -135,18 +144,12 @@ func findRun(r *Reader, ref string) (string, error) {
 }
 
 func readRecord(ctx context.Context, r *Reader, run string) (*record.Record, error) {
-	data, err := r.ReadFile(ctx, path.Join(run, record.FileName))
+	name := path.Join(run, record.FileName)
+	data, err := r.ReadFile(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	var rec record.Record
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("decode %s/%s: %w", run, record.FileName, err)
-	}
-	if rec.Schema != record.Schema {
-		return nil, fmt.Errorf("decode %s/%s: schema %q, want %q", run, record.FileName, rec.Schema, record.Schema)
-	}
-	return &rec, nil
+	return record.Parse(data, name)
 }
 
 // manifestCheck ties the log entry to the record: the manifest's sha256 was
@@ -179,25 +182,25 @@ func FindOutput(ctx context.Context, r *Reader, hash string) ([]byte, error) {
 		if file != record.FileName {
 			continue
 		}
-		rec, err := readRecord(ctx, r, strings.TrimSuffix(run, "/"))
+		run = strings.TrimSuffix(run, "/")
+		rec, err := readRecord(ctx, r, run)
 		if err != nil {
 			continue
 		}
-		s, ok := rec.Streams[record.Output]
-		if !ok || !strings.HasPrefix(s.SHA256, hash) {
+		if s, ok := rec.Streams[record.Output]; !ok || !strings.HasPrefix(s.SHA256, hash) {
 			continue
 		}
-		rs, err := OpenRunStream(ctx, r, rec.ID, record.Output)
+		entry, s, err := streamEntry(run, rec, record.Output)
 		if err != nil {
 			return nil, err
 		}
-		data, err := r.ReadRange(ctx, rs.Entry, 0, s.StoredBytes)
+		data, err := r.ReadRange(ctx, entry, 0, s.StoredBytes)
 		if err != nil {
 			return nil, err
 		}
 		sum := sha256.Sum256(data)
 		if hex.EncodeToString(sum[:]) != s.SHA256 {
-			return nil, fmt.Errorf("%s: %w", rs.Entry, ErrHashMismatch)
+			return nil, fmt.Errorf("%s: %w", entry, ErrHashMismatch)
 		}
 		return data, nil
 	}

@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"hash"
 	"hash/crc32"
 	"io"
 	"os"
@@ -56,44 +55,29 @@ const (
 	methodDeflate = "deflate"
 )
 
-// countHash counts and hashes every byte of the blob on its way out.
-type countHash struct {
-	w   io.Writer
-	n   int64
-	sum hash.Hash
-}
-
-func (c *countHash) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	c.sum.Write(p[:n])
-	return n, err
-}
-
 // writeZip writes files and the manifest as a zip to w and returns the
 // entries, with the blob's size and sha256.
 func writeZip(w io.Writer, files []File) (entries []Entry, size int64, sum string, err error) {
 	if err := checkNames(files); err != nil {
 		return nil, 0, "", err
 	}
-	cw := &countHash{w: w, sum: sha256.New()}
+	blobSum := sha256.New()
+	cw := &countWriter{w: io.MultiWriter(w, blobSum)} // counts and hashes the blob on its way out
 	zw := zip.NewWriter(cw)
-	headers := make([]*zip.FileHeader, 0, len(files))
 	for _, f := range files {
-		e, fh, err := addFile(zw, cw, f)
+		e, err := addFile(zw, cw, f)
 		if err != nil {
 			return nil, 0, "", fmt.Errorf("zip %s: %w", f.Name, err)
 		}
 		entries = append(entries, e)
-		headers = append(headers, fh)
 	}
-	if err := addManifest(zw, entries, headers); err != nil {
+	if err := addManifest(zw, entries); err != nil {
 		return nil, 0, "", err
 	}
 	if err := zw.Close(); err != nil {
 		return nil, 0, "", fmt.Errorf("zip central directory: %w", err)
 	}
-	return entries, cw.n, hex.EncodeToString(cw.sum.Sum(nil)), nil
+	return entries, cw.n, hex.EncodeToString(blobSum.Sum(nil)), nil
 }
 
 // Every entry is written raw, its CRC-32 and sizes in the local header and
@@ -107,15 +91,15 @@ func writeZip(w io.Writer, files []File) (entries []Entry, size int64, sum strin
 
 // addFile copies one file into the zip. The zip writer buffers, so it is
 // flushed after the local header to learn where the data begins.
-func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, error) {
+func addFile(zw *zip.Writer, cw *countWriter, f File) (Entry, error) {
 	src, err := os.Open(f.Path)
 	if err != nil {
-		return Entry{}, nil, err
+		return Entry{}, err
 	}
 	defer src.Close()
 	info, err := src.Stat()
 	if err != nil {
-		return Entry{}, nil, err
+		return Entry{}, err
 	}
 	size := info.Size()
 	e := Entry{Name: f.Name, Method: methodDeflate}
@@ -125,7 +109,7 @@ func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, err
 	}
 	first, err := encode(io.Discard, method, io.NewSectionReader(src, 0, size))
 	if err != nil {
-		return Entry{}, nil, err
+		return Entry{}, err
 	}
 	if betweenPasses != nil {
 		betweenPasses(f.Path)
@@ -133,23 +117,23 @@ func addFile(zw *zip.Writer, cw *countHash, f File) (Entry, *zip.FileHeader, err
 	fh := rawHeader(f.Name, info.ModTime(), method, first)
 	dst, err := zw.CreateRaw(fh)
 	if err != nil {
-		return Entry{}, nil, err
+		return Entry{}, err
 	}
 	fh.Extra = fh.Extra[len(fh.Extra)-utBlockLen:] // the local zip64 block goes; Close writes the central one
 	if err := zw.Flush(); err != nil {
-		return Entry{}, nil, err
+		return Entry{}, err
 	}
 	e.Offset = cw.n
 	sum := sha256.New()
 	again, err := encode(dst, method, io.TeeReader(io.NewSectionReader(src, 0, size), sum))
 	switch {
 	case err != nil:
-		return Entry{}, nil, err
+		return Entry{}, err
 	case again != first:
-		return Entry{}, nil, fmt.Errorf("%s changed while it was zipped", f.Path)
+		return Entry{}, fmt.Errorf("%s changed while it was zipped", f.Path)
 	}
-	e.Size, e.SHA256 = first.size, hex.EncodeToString(sum.Sum(nil))
-	return e, fh, nil
+	e.Size, e.StoredSize, e.SHA256 = first.size, first.csize, hex.EncodeToString(sum.Sum(nil))
+	return e, nil
 }
 
 // betweenPasses, when set (by tests), runs between a file's two reads.
@@ -257,10 +241,7 @@ func needsUTF8(s string) (valid, require bool) {
 }
 
 // addManifest writes the manifest, raw like every other entry.
-func addManifest(zw *zip.Writer, entries []Entry, headers []*zip.FileHeader) error {
-	for i, h := range headers {
-		entries[i].StoredSize = int64(h.CompressedSize64)
-	}
+func addManifest(zw *zip.Writer, entries []Entry) error {
 	data, err := json.MarshalIndent(Manifest{Schema: ManifestSchema, Entries: entries}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode manifest: %w", err)

@@ -1,12 +1,13 @@
-// Package logread reads stored run logs back, exactly and verifiably: every
-// read first checks the stored file against the record's hash, offsets are
-// offsets into the original stream, and a range the store did not keep is
-// an error, never other bytes.
+// Package logread reads stored run logs back, exactly: offsets are offsets
+// into the original stream, and a range the store did not keep is an
+// error, never other bytes. Open checks the stored file against the
+// record's hash before any read; FromReaderAt leaves that to its caller.
 package logread
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 
 	"github.com/runledger/runledger/record"
 )
@@ -207,6 +209,14 @@ func (l *Log) CopyLines(w io.Writer, first, last int64) error {
 type Match struct {
 	Line    Line
 	Context []Line
+}
+
+// Lines returns the match and its context lines in line order, in a new
+// slice.
+func (m Match) Lines() []Line {
+	lines := append(append([]Line(nil), m.Context...), m.Line)
+	slices.SortStableFunc(lines, func(a, b Line) int { return cmp.Compare(a.Number, b.Number) })
+	return lines
 }
 
 // Grep finds up to max lines matching re, each with up to context lines

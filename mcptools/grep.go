@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -73,12 +72,11 @@ func (t *tools) grep(ctx context.Context, _ *mcp.CallToolRequest, in GrepInput) 
 	if err != nil {
 		return nil, GrepOutput{}, fmt.Errorf("pattern %q: %w", in.Pattern, err)
 	}
-	opened, err := t.openSource(ctx, ShowInput{Run: in.Run, Stream: in.Stream, Repo: in.Repo, ArtifactID: in.ArtifactID})
+	src, err := t.openSource(ctx, ShowInput{Run: in.Run, Stream: in.Stream, Repo: in.Repo, ArtifactID: in.ArtifactID})
 	if err != nil {
 		return nil, GrepOutput{}, err
 	}
-	defer opened.Close()
-	src := opened.(greppable) // openSource opens only these two
+	defer src.Close()
 	matches, more, err := src.stored().Grep(re, in.Max, in.Context)
 	if err != nil {
 		return nil, GrepOutput{}, err
@@ -133,8 +131,7 @@ func grepOutput(src greppable, matches []logread.Match, keep int, more bool, in 
 }
 
 func grepGroup(src greppable, m logread.Match) []GrepLine {
-	lines := append(append([]logread.Line(nil), m.Context...), m.Line)
-	sort.SliceStable(lines, func(i, j int) bool { return lines[i].Number < lines[j].Number })
+	lines := m.Lines()
 	group := make([]GrepLine, 0, len(lines))
 	for _, ln := range lines {
 		group = append(group, GrepLine{Line: ln.Number, Start: ln.Start, End: ln.End,

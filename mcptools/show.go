@@ -45,7 +45,8 @@ type ShowOutput struct {
 // artifact. Offsets are original stream offsets.
 type source interface {
 	read(ctx context.Context, start, end int64) ([]byte, error)
-	// hash is the sha256 (hex) of [start, end), however long.
+	// hash is the sha256 (hex) of [start, end): however long from the store,
+	// at most artifact.MaxRange from an artifact.
 	hash(ctx context.Context, start, end int64) (string, error)
 	lines(first, last int64) (int64, int64, error)
 	info() (run, stream, kind string, total int64, checks []string)
@@ -73,7 +74,7 @@ func (t *tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) 
 	return textResult(text), out, err
 }
 
-func (t *tools) openSource(ctx context.Context, in ShowInput) (source, error) {
+func (t *tools) openSource(ctx context.Context, in ShowInput) (greppable, error) {
 	stream := in.Stream
 	if stream == "" {
 		stream = record.Output

@@ -111,15 +111,7 @@ func (t *tools) openArtifact(ctx context.Context, repo string, id int64, ref, st
 	if repo == "" || id <= 0 {
 		return nil, fmt.Errorf("artifact reads need both repo (owner/name) and a positive artifact_id")
 	}
-	token := t.opts.Getenv("GITHUB_TOKEN")
-	if token == "" {
-		token = t.opts.Getenv("GH_TOKEN")
-	}
-	api := t.opts.Getenv("GITHUB_API_URL")
-	if api == "" {
-		api = "https://api.github.com"
-	}
-	r, err := artifact.Open(ctx, t.opts.HTTPClient, api, repo, id, token)
+	r, err := artifact.OpenFromEnv(ctx, t.opts.HTTPClient, t.opts.Getenv, repo, id)
 	if err != nil {
 		return nil, err
 	}

@@ -193,12 +193,17 @@ func Read(dir string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Parse(data, path)
+}
+
+// Parse decodes a record read from name (for errors), checking its schema.
+func Parse(data []byte, name string) (*Record, error) {
 	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("decode %s: %w", path, err)
+		return nil, fmt.Errorf("decode %s: %w", name, err)
 	}
 	if r.Schema != Schema {
-		return nil, fmt.Errorf("decode %s: schema %q, want %q", path, r.Schema, Schema)
+		return nil, fmt.Errorf("decode %s: schema %q, want %q", name, r.Schema, Schema)
 	}
 	return &r, nil
 }

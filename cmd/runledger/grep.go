@@ -70,16 +70,7 @@ func cmdGrep(a *app, args []string) error {
 }
 
 func printGrep(w io.Writer, m logread.Match) {
-	lines := append(m.Context, m.Line)
-	// Context before and after the match, in line order.
-	for i := range lines {
-		for j := i + 1; j < len(lines); j++ {
-			if lines[j].Number < lines[i].Number {
-				lines[i], lines[j] = lines[j], lines[i]
-			}
-		}
-	}
-	for _, ln := range lines {
+	for _, ln := range m.Lines() {
 		sep := "-"
 		if ln.Number == m.Line.Number {
 			sep = ":"

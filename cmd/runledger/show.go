@@ -259,13 +259,5 @@ func (a *app) openArtifact(ctx context.Context, o *logSource) (*artifact.Reader,
 	if o.zip != "" {
 		return artifact.OpenFile(o.zip)
 	}
-	token := a.getenv("GITHUB_TOKEN")
-	if token == "" {
-		token = a.getenv("GH_TOKEN")
-	}
-	api := a.getenv("GITHUB_API_URL")
-	if api == "" {
-		api = "https://api.github.com"
-	}
-	return artifact.Open(ctx, nil, api, o.repo, o.artifact, token)
+	return artifact.OpenFromEnv(ctx, nil, a.getenv, o.repo, o.artifact)
 }
