@@ -12,15 +12,6 @@ import (
 	"github.com/google/go-github/v62/github"
 )
 
-// Commenter is what the CLI needs to post a run's section.
-type Commenter interface {
-	FindPR(ctx context.Context) (PRRef, error)
-	Upsert(ctx context.Context, pr int, s Section) (Result, error)
-	Aggregate(ctx context.Context, pr int, secs []Section) (Result, error)
-}
-
-var _ Commenter = (*Publisher)(nil)
-
 // Result says where the sections went.
 type Result struct {
 	CommentURL string

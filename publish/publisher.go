@@ -95,11 +95,10 @@ func ConfigFromEnv(getenv func(string) string, token string) Config {
 
 // Publisher posts to one repository. It is safe for concurrent use.
 type Publisher struct {
-	cfg    Config
-	owner  string
-	repo   string
-	gh     *github.Client
-	client *http.Client
+	cfg   Config
+	owner string
+	repo  string
+	gh    *github.Client
 
 	authorOnce sync.Once
 	author     string
@@ -143,11 +142,8 @@ func New(cfg Config) (*Publisher, error) {
 	// Set directly: WithEnterpriseURLs would append /api/v3 to a URL that
 	// already has it.
 	gh.BaseURL = base
-	return &Publisher{cfg: cfg, owner: owner, repo: repo, gh: gh, client: client}, nil
+	return &Publisher{cfg: cfg, owner: owner, repo: repo, gh: gh}, nil
 }
-
-// HTTPClient is the retrying client, for other calls of the same run.
-func (p *Publisher) HTTPClient() *http.Client { return p.client }
 
 // Author is the login whose comments the publisher may edit: Config.Author,
 // else GET /user, else ActionsBot when GitHub answers 403 (an installation

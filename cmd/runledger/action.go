@@ -115,12 +115,13 @@ func cmdAction(a *app, _ []string) error {
 		return err
 	}
 	if in.prNumber == 0 {
-		// workflow_run: the triggering run's records (downloaded into dir)
-		// know the pull request; the event's pull_requests is empty for forks.
+		// The records know the pull request where the event does not: in
+		// workflow_run, the triggering run's records downloaded into dir
+		// (the event's pull_requests is empty for forks).
 		in.prNumber = prFromRecords(in.dir)
 	}
 	pub := a.publishAll(ctx, in, st, env, step)
-	return a.actionStatus(in, env, code, pub)
+	return a.actionStatus(in, step, env, code, pub)
 }
 
 func (a *app) actionRun(in *actionInputs, st *store.Store) (*record.Record, error) {
@@ -250,7 +251,7 @@ func (a *app) artifactName(in *actionInputs) (string, error) {
 		matrix = string(b)
 	}
 	name, err := artifact.DefaultName(a.getenv("GITHUB_JOB"), matrix, a.getenv("GITHUB_RUN_ATTEMPT"))
-	return artifact.SanitizeName(name), err
+	return name, err // DefaultName sanitises
 }
 
 func setArtifact(env *report.Envelope, name string) {
@@ -272,19 +273,25 @@ func (a *app) comment(ctx context.Context, in *actionInputs, env *report.Envelop
 		Key:   strings.Join([]string{a.getenv("GITHUB_WORKFLOW"), a.getenv("GITHUB_JOB"), in.name}, "/"),
 		Title: title, Status: statusLine(env, in.token), Full: full, Compact: compact,
 	}
-	return a.postSections(ctx, in, []publish.Section{sec})
-}
-
-// postSections finds the pull request and writes the sections: one job's
-// with Upsert, a matrix's with Aggregate in one edit. Every problem is a
-// warning for the summary, never the step's result.
-func (a *app) postSections(ctx context.Context, in *actionInputs, secs []publish.Section) (string, []string) {
-	cfg := publish.ConfigFromEnv(a.getenv, in.token)
-	cfg.PR, cfg.UpdateOnly = in.prNumber, in.comment == "update-only"
-	p, err := publish.New(cfg)
+	p, err := a.publisher(in)
 	if err != nil {
 		return "", []string{"comment: " + err.Error()}
 	}
+	return postSections(ctx, p, []publish.Section{sec})
+}
+
+// publisher is the one publish.Publisher of a step: its retrying client
+// serves every call the step makes to GitHub.
+func (a *app) publisher(in *actionInputs) (*publish.Publisher, error) {
+	cfg := publish.ConfigFromEnv(a.getenv, in.token)
+	cfg.PR, cfg.UpdateOnly = in.prNumber, in.comment == "update-only"
+	return publish.New(cfg)
+}
+
+// postSections finds the pull request and writes the sections in one edit
+// (one job's, or a matrix's). Every problem is a warning for the summary,
+// never the step's result.
+func postSections(ctx context.Context, p *publish.Publisher, secs []publish.Section) (string, []string) {
 	ref, err := p.FindPR(ctx)
 	if err != nil {
 		return "", []string{"comment: " + err.Error()}
@@ -292,12 +299,7 @@ func (a *app) postSections(ctx context.Context, in *actionInputs, secs []publish
 	if ref.Source == "none" {
 		return "", []string{"comment: no pull request: " + ref.Note}
 	}
-	var res publish.Result
-	if len(secs) == 1 {
-		res, err = p.Upsert(ctx, ref.Number, secs[0])
-	} else {
-		res, err = p.Aggregate(ctx, ref.Number, secs)
-	}
+	res, err := p.Aggregate(ctx, ref.Number, secs)
 	if err != nil {
 		return res.CommentURL, append(res.Warnings, "comment: "+err.Error())
 	}
@@ -305,8 +307,7 @@ func (a *app) postSections(ctx context.Context, in *actionInputs, secs []publish
 }
 
 // actionStatus writes the outputs and decides the step's exit status.
-func (a *app) actionStatus(in *actionInputs, env *report.Envelope, code int, pub published) error {
-	step := publish.NewStep(a.stdout, a.getenv)
+func (a *app) actionStatus(in *actionInputs, step *publish.Step, env *report.Envelope, code int, pub published) error {
 	out := publish.Outputs{Status: env.Status, ReportJSON: pub.reportPath, CommentURL: pub.commentURL,
 		ArtifactID: pub.artifactID, ArtifactURL: pub.artifactURL}
 	if code >= 0 {

@@ -27,9 +27,13 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	if len(legs) == 0 {
 		return fmt.Errorf("mode aggregate: no report.json under %s; download the legs' artifacts there first", in.dir)
 	}
+	if in.prNumber == 0 {
+		in.prNumber = prFromRecords(in.dir)
+	}
+	p, perr := a.publisher(in)
 	var secs []publish.Section
 	overall := &report.Envelope{Schema: report.Schema}
-	links, linkWarning := a.legArtifactLinks(ctx, in, legs)
+	links, linkWarning := a.legArtifactLinks(ctx, p, perr, in, legs)
 	for _, leg := range legs {
 		link := links[legArtifact(leg.env)]
 		full, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 8192, ArtifactURL: link})
@@ -45,11 +49,14 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	if linkWarning != "" {
 		pub.warnings = append(pub.warnings, linkWarning)
 	}
-	if in.prNumber == 0 {
-		in.prNumber = prFromRecords(in.dir)
-	}
-	if in.comment != "false" {
-		pub.commentURL, pub.warnings = a.postSections(ctx, in, secs)
+	switch {
+	case in.comment == "false":
+	case perr != nil:
+		pub.warnings = append(pub.warnings, "comment: "+perr.Error())
+	default:
+		var warnings []string
+		pub.commentURL, warnings = postSections(ctx, p, secs)
+		pub.warnings = append(pub.warnings, warnings...)
 	}
 	if in.summary {
 		body, _ := report.RenderMarkdown(overall, report.MarkdownOptions{MaxBytes: maxCommentBytes})
@@ -63,22 +70,21 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	for _, w := range pub.warnings {
 		fmt.Fprintf(a.stdout, "::warning::runledger: %s\n", escapeCommand(w))
 	}
-	return a.actionStatus(in, overall, -1, pub)
+	return a.actionStatus(in, step, overall, -1, pub)
 }
 
 // legArtifactLinks links the artifacts of legs whose sections can point to
 // logs (report.MayShowLogs) on the run's page, by name from one listing
 // of this workflow run's artifacts. Without a token, a run id or such a
 // leg there is no call; a failed listing is a warning, not an error.
-func (a *app) legArtifactLinks(ctx context.Context, in *actionInputs, legs []leg) (map[string]string, string) {
+func (a *app) legArtifactLinks(ctx context.Context, p *publish.Publisher, perr error, in *actionInputs, legs []leg) (map[string]string, string) {
 	runID, err := strconv.ParseInt(a.getenv("GITHUB_RUN_ID"), 10, 64)
 	needed := slices.ContainsFunc(legs, func(l leg) bool { return showsLogs(l.env) && legArtifact(l.env) != "" })
 	if in.token == "" || err != nil || !needed {
 		return nil, ""
 	}
-	p, err := publish.New(publish.ConfigFromEnv(a.getenv, in.token))
-	if err != nil {
-		return nil, "artifact links: " + err.Error()
+	if perr != nil {
+		return nil, "artifact links: " + perr.Error()
 	}
 	ids, err := p.RunArtifacts(ctx, runID)
 	if err != nil {
