@@ -13,8 +13,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/runledger/runledger/record"
@@ -60,8 +62,14 @@ func check(t *testing.T, dir string) *report.Envelope {
 	if err := json.Unmarshal([]byte(js), &env); err != nil {
 		t.Fatalf("report json: %v\n%.500s", err, js)
 	}
-	st, _ := store.Open(filepath.Join(dir, ".runledger"))
-	recs, problems, _ := st.List()
+	st, err := store.Open(filepath.Join(dir, ".runledger"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, problems, err := st.List()
+	if err != nil {
+		t.Fatal(err)
+	}
 	allPassed := len(problems) == 0 && len(env.Runs) > 0
 	latest := map[string]*record.Record{}
 	for _, r := range recs {
@@ -287,15 +295,20 @@ func TestWrapperKilledMidRun(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 500; i++ {
-		if b, _ := os.ReadFile(filepath.Join(dir, "pid")); len(b) > 0 {
-			break
+	pid := 0
+	for i := 0; i < 500 && pid == 0; i++ {
+		b, _ := os.ReadFile(filepath.Join(dir, "pid"))
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		if pid == 0 {
+			exec.Command("sleep", "0.01").Run()
 		}
-		exec.Command("sleep", "0.01").Run()
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	defer exec.Command("pkill", "-f", "sleep 100").Run()
+	if pid > 0 {
+		// The orphaned sleep (the shell exec'd it), and nothing else.
+		defer syscall.Kill(pid, syscall.SIGKILL)
+	}
 	env := check(t, dir)
 	if env.Status != "incomplete" || env.Runs[0].Status != "incomplete" {
 		t.Fatalf("status %s / %s, want incomplete", env.Status, env.Runs[0].Status)

@@ -121,11 +121,17 @@ func TestStdoutAndStderrApart(t *testing.T) {
 	if r.Status != record.StatusFailed || *r.ExitCode != 1 {
 		t.Fatalf("status %s exit %v, want failed 1", r.Status, deref(r.ExitCode))
 	}
-	checkStream(t, st, r, record.Stdout, liveOut.Bytes())
-	checkStream(t, st, r, record.Stderr, liveErr.Bytes())
-	if !strings.HasPrefix(liveOut.String(), "out 0\n") || !strings.HasPrefix(liveErr.String(), "err 0\n") {
-		t.Fatalf("streams mixed: stdout starts %q, stderr %q", liveOut.String()[:6], liveErr.String()[:6])
+	// What the helper prints, known apart from the code under test.
+	var wantOut, wantErr strings.Builder
+	for i := 0; i < 200_000; i += 1000 {
+		fmt.Fprintf(&wantOut, "out %d\n", i)
+		fmt.Fprintf(&wantErr, "err %d\n", i)
 	}
+	if liveOut.String() != wantOut.String() || liveErr.String() != wantErr.String() {
+		t.Fatalf("passthrough differs from what the command printed: stdout starts %q, stderr %q", liveOut.String()[:6], liveErr.String()[:6])
+	}
+	checkStream(t, st, r, record.Stdout, []byte(wantOut.String()))
+	checkStream(t, st, r, record.Stderr, []byte(wantErr.String()))
 	out, _ := os.ReadFile(filepath.Join(st.Dir, r.ID, "output.log"))
 	if int64(len(out)) != int64(liveOut.Len()+liveErr.Len()) {
 		t.Fatalf("output.log has %d bytes, streams %d", len(out), liveOut.Len()+liveErr.Len())
@@ -475,6 +481,11 @@ func TestOutputLazyCopy(t *testing.T) {
 		checkStream(t, st, r, record.Stdout, expectRandom(n, 8))
 		if !r.Streams[record.Output].Truncated {
 			t.Error("output.log should be capped")
+		}
+		a, _ := os.Stat(filepath.Join(st.Dir, r.ID, "stdout.log"))
+		b, _ := os.Stat(filepath.Join(st.Dir, r.ID, "output.log"))
+		if os.SameFile(a, b) {
+			t.Error("near the cap output.log should be a copy of its own, not a link to stdout.log")
 		}
 	})
 }

@@ -50,6 +50,8 @@ func TestWriteSummary(t *testing.T) {
 			switch {
 			case !tt.wantCut && added != tt.markdown+"\n":
 				t.Errorf("summary not appended whole")
+			case tt.wantCut && added == "" && tt.name != "no room left":
+				t.Errorf("nothing appended, though there was room")
 			case tt.wantCut && added != "" && (!strings.HasPrefix(added, status) || !strings.Contains(added, "1 MiB job-summary limit")):
 				t.Errorf("cut summary lost its status or its note:\n%.200s", added)
 			}

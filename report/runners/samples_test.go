@@ -95,8 +95,9 @@ func BenchmarkScan(b *testing.B) {
 	log = bytes.Repeat(log, 100)
 	b.SetBytes(int64(len(log)))
 	for b.Loop() {
-		if _, err := Scan(bytes.NewReader(log)); err != nil {
-			b.Fatal(err)
+		s, err := Scan(bytes.NewReader(log))
+		if err != nil || s.Source == SourceNone || num(s.Failed) == 0 {
+			b.Fatalf("scan: %+v, %v", s, err)
 		}
 	}
 }
