@@ -16,7 +16,7 @@ import (
 // package's Markdown escaping guarantees untrusted text never contains "<!--",
 // so a run's output cannot forge it; the publisher also requires the
 // comment's author to be its own user.
-const CommentMarker = "<!-- runledger:comment -->"
+const CommentMarker = report.MarkerComment
 
 // MaxCommentChars is GitHub's limit on a comment body; above it the API
 // answers 422 "Body is too long".

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -82,7 +83,7 @@ func (p *Publisher) FindPR(ctx context.Context) (PRRef, error) {
 	case "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment":
 		return prFromPayload(ev), nil
 	case "push":
-		return p.prFromCommit(ctx, firstNonEmpty(p.cfg.SHA, ev.After))
+		return p.prFromCommit(ctx, cmp.Or(p.cfg.SHA, ev.After))
 	case "workflow_run":
 		return prFromWorkflowRun(ev), nil
 	}
@@ -130,13 +131,4 @@ func (p *Publisher) prFromCommit(ctx context.Context, sha string) (PRRef, error)
 		}
 	}
 	return PRRef{Source: "none", Note: fmt.Sprintf("no open pull request has head %s", sha)}, nil
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/runledger/runledger/record"
@@ -58,10 +59,14 @@ func ProcStart(pid int) string {
 
 // BootID identifies this boot of the machine, so that a pid from before a
 // reboot is not mistaken for a live wrapper.
-func BootID() string {
+func BootID() string { return bootID() }
+
+// bootID reads the boot id once: it cannot change while this process runs,
+// and it is asked for on every attempt and every running record read.
+var bootID = sync.OnceValue(func() string {
 	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
-}
+})
