@@ -163,3 +163,20 @@ func TestDockerfilePinned(t *testing.T) {
 		t.Errorf("the check accepts %d unpinned lines, want it to reject both", 2-len(bad))
 	}
 }
+
+// TestReadmeCompactionTable: the compaction table in README.md is the one
+// TestTranscriptTable measures and keeps as its golden file.
+func TestReadmeCompactionTable(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join(root, "compaction", "testdata", "transcripts.golden.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := strings.TrimSpace(string(golden))
+	if !strings.HasPrefix(table, "| transcript |") || !strings.Contains(string(readme), table+"\n") {
+		t.Errorf("README.md does not hold compaction/testdata/transcripts.golden.md as it is:\n%s", table)
+	}
+}
