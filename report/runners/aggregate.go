@@ -42,19 +42,22 @@ type parser interface {
 // state feeds every line to every parser. The parsers the fast paths must
 // know about are kept by type as well.
 type state struct {
-	parsers []parser
-	golang  *goParser
-	cargo   *cargoParser
-	mocha   *mochaParser
-	ws      string
-	spans   spanSet
-	tap     *tap // when set, hands the counted lines to a verifier as they come
+	parsers   []parser
+	golang    *goParser
+	gotestsum *gotestsumParser
+	cargo     *cargoParser
+	mocha     *mochaParser
+	ws        string
+	// onlyDecor: wants took the line only for its `file.go:N:` text.
+	onlyDecor bool
+	spans     spanSet
+	tap       *tap // when set, hands the counted lines to a verifier as they come
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}}
+	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}}
 	st.parsers = []parser{
-		st.golang, &gotestsumParser{}, &pytestParser{}, st.cargo,
+		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
 		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, &jestParser{},
 		st.mocha, &surefireParser{}, &gradleParser{},
 	}
@@ -68,6 +71,10 @@ var npmBanner = regexp.MustCompile(`^> (\S+@\S+) \S+$`)
 // feed gives l to the parsers and reports whether any of them used it.
 func (st *state) feed(l *line) bool {
 	if !noFast && !st.wants(l) {
+		return false
+	}
+	if !noFast && st.onlyDecor {
+		st.decor(l)
 		return false
 	}
 	if used, ok := st.golang.fast(l, !noFast && st.quiet(l)); ok {
@@ -112,6 +119,7 @@ var noFast = false
 // regexp. A parser that starts acting on another line shape must be added
 // here.
 func (st *state) wants(l *line) bool {
+	st.onlyDecor = false
 	if st.mocha.title != nil || st.cargo.msgOf != "" {
 		return true // both take whatever line comes next
 	}
@@ -123,14 +131,30 @@ func (st *state) wants(l *line) bool {
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures.
-	return bytes.Contains(l.textB, []byte(".go:"))
+	st.onlyDecor = bytes.Contains(l.textB, []byte(".go:"))
+	return st.onlyDecor
+}
+
+// decor hands a line wanted only for its `file.go:12: message` text to the
+// two parsers that attach such lines to failures, as their feed would, but
+// copies and parses it only when one of them would keep what it says. A
+// `go test -v` log of tests that log with t.Log is mostly such lines.
+func (st *state) decor(l *line) {
+	if !st.golang.wantsDecor() && !st.gotestsum.wantsDecor() {
+		return
+	}
+	l.materialize()
+	st.golang.feedDecor(l)
+	st.gotestsum.feedDecor(l)
 }
 
 // startWanted checks the line starts parsers look for.
 func startWanted(t []byte) bool {
 	switch t[0] {
-	case '{', '=', '[', '>', 0xE2: // JSON, ===, pytest, maven, gradle/npm, ℹ ✖ ●
+	case '{', '=', '[', '>': // JSON, ===, pytest, maven, gradle/npm
 		return true
+	case 0xE2: // ℹ ✖ ● only: a verbose jest or mocha log is mostly ✓ lines
+		return hasPrefix(t, "ℹ ") || hasPrefix(t, "✖ ") || hasPrefix(t, "● ")
 	case '-':
 		return hasPrefix(t, "--- ") || hasPrefix(t, "---- ")
 	case 'o':

@@ -145,3 +145,22 @@ func FuzzSurefire(f *testing.F) {
 func FuzzGradle(f *testing.F) {
 	fuzzParser(f, "CalcTest > adds() FAILED\n2 tests completed, 1 failed\n", sample(f, "gradle-fail.log"))
 }
+
+// FuzzParseGoFileLine: the hand-written matcher agrees with the regexp it
+// replaces on every input.
+func FuzzParseGoFileLine(f *testing.F) {
+	for _, s := range []string{"    a_test.go:12: boom", "\tx/y.go:3:msg", "  a.go:1: ", "a.go:1: x", "  .go:1: x",
+		"  a.go:x: y", "  a.go:12:", "  a.go:12: two\nlines", "  a-b/c_d.go:7:  spaced", " x.gox.go:1: y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		file, ln, msg, ok := parseGoFileLine(s)
+		m := goFileLine.FindStringSubmatch(s)
+		if ok != (m != nil) {
+			t.Fatalf("parseGoFileLine(%q) ok=%v, regexp matched=%v", s, ok, m != nil)
+		}
+		if ok && (file != m[1] || ln != m[2] || msg != m[3]) {
+			t.Fatalf("parseGoFileLine(%q) = %q %q %q, regexp %q %q %q", s, file, ln, msg, m[1], m[2], m[3])
+		}
+	})
+}

@@ -209,15 +209,79 @@ func (p *goParser) feedDecor(l *line) {
 	if !strings.HasPrefix(l.text, " ") && !strings.HasPrefix(l.text, "\t") || !strings.Contains(l.text, ".go:") {
 		return
 	}
-	m := goFileLine.FindStringSubmatch(l.text)
-	if m == nil {
+	if !p.wantsDecor() {
 		return
 	}
-	name := p.lastFail
-	if p.inRun {
-		name = string(p.cur)
+	file, ln, msg, ok := parseGoFileLine(l.text)
+	if !ok {
+		return
 	}
-	p.plain.decorate(name, m[1], m[2], m[3])
+	p.plain.decorate(p.decorName(), file, ln, msg)
+}
+
+// decorName is the test a file:line line belongs to.
+func (p *goParser) decorName() string {
+	if p.inRun {
+		return string(p.cur)
+	}
+	return p.lastFail
+}
+
+// wantsDecor reports whether decorate would keep a file:line line now: the
+// test it belongs to has none yet (only its first is kept).
+func (p *goParser) wantsDecor() bool {
+	a := &p.plain
+	if p.inRun {
+		if len(p.cur) == 0 {
+			return false
+		}
+		_, seen := a.decor[string(p.cur)] // no allocation: the conversion is a map key
+		return !seen && len(a.decor) < maxDecor
+	}
+	if p.lastFail == "" {
+		return false
+	}
+	_, seen := a.decor[p.lastFail]
+	return !seen && len(a.decor) < maxDecor
+}
+
+// parseGoFileLine matches goFileLine, `^\s+([\w./-]+\.go):(\d+): ?(.*)$`,
+// without a regexp: it runs on every t.Log line of a verbose log.
+func parseGoFileLine(s string) (file, ln, msg string, ok bool) {
+	i := 0
+	for i < len(s) && isRE2Space(s[i]) {
+		i++
+	}
+	if i == 0 {
+		return "", "", "", false
+	}
+	j := i
+	for j < len(s) && isPathByte(s[j]) {
+		j++
+	}
+	// The path is the longest run of path bytes; the regexp backtracks to
+	// the last `.go` followed by `:` and digits, but a path byte run cannot
+	// hold a ':', so the run must end exactly at `.go` and a ':' follow.
+	if j-i < 4 || s[j-3:j] != ".go" || j >= len(s) || s[j] != ':' {
+		return "", "", "", false
+	}
+	k := j + 1
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j+1 || k >= len(s) || s[k] != ':' {
+		return "", "", "", false
+	}
+	rest := strings.TrimPrefix(s[k+1:], " ")
+	if strings.ContainsRune(rest, '\n') {
+		return "", "", "", false // `.` does not match a newline
+	}
+	return s[i:j], s[j+1 : k], rest, true
+}
+
+// isPathByte is goFileLine's [\w./-].
+func isPathByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-'
 }
 
 func (p *goParser) feedPackage(l *line, ws string) bool {
@@ -262,8 +326,15 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 	acc := p.pkgs[ev.Package]
 	switch {
 	case ev.Action == "output":
-		if m := goFileLine.FindStringSubmatch(strings.TrimRight(ev.Output, "\n")); m != nil && acc != nil {
-			acc.decorate(ev.Test, m[1], m[2], m[3])
+		if ev.Test == "" {
+			return false
+		}
+		if file, ln, msg, ok := parseGoFileLine(strings.TrimRight(ev.Output, "\n")); ok {
+			if acc == nil { // a test's output comes before any test of its package ends
+				acc = &goAcc{verbose: true}
+				p.pkgs[ev.Package] = acc
+			}
+			acc.decorate(ev.Test, file, ln, msg)
 		}
 		return false
 	case ev.Action != "pass" && ev.Action != "fail" && ev.Action != "skip":
@@ -311,6 +382,9 @@ func (p *goParser) end(ws string) []attempt {
 	}
 	for _, pkg := range sortedKeys(p.pkgs) {
 		acc := p.pkgs[pkg]
+		if !acc.hasLast {
+			continue // made only to hold a test's file:line output; nothing counted
+		}
 		at := acc.close(unitKey(ws, pkg), pkg, false, "", nil)
 		at.errors = intp(1)
 		at.failures = append(at.failures, Failure{Name: pkg, Classname: pkg, Span: acc.lastSpanRef(),

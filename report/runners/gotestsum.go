@@ -36,12 +36,7 @@ func (p *gotestsumParser) feed(l *line, ws string) bool {
 		return true
 	}
 	if !strings.HasPrefix(t, "DONE ") {
-		if len(p.fails.list) == 0 || !strings.Contains(l.text, ".go:") {
-			return false
-		}
-		if m := goFileLine.FindStringSubmatch(l.text); m != nil {
-			p.fails.decorate(m[1], m[2], m[3])
-		}
+		p.feedDecor(l)
 		return false
 	}
 	m := gotestsumDone.FindStringSubmatch(t)
@@ -60,3 +55,20 @@ func (p *gotestsumParser) feed(l *line, ws string) bool {
 }
 
 func (p *gotestsumParser) end(string) []attempt { return p.atts }
+
+// wantsDecor reports whether a `file.go:12: message` line would be kept:
+// only the latest failure's first one is.
+func (p *gotestsumParser) wantsDecor() bool {
+	n := len(p.fails.list)
+	return n > 0 && p.fails.list[n-1].File == ""
+}
+
+// feedDecor attaches `    file_test.go:12: message` to the latest failure.
+func (p *gotestsumParser) feedDecor(l *line) {
+	if !p.wantsDecor() || !strings.Contains(l.text, ".go:") {
+		return
+	}
+	if file, ln, msg, ok := parseGoFileLine(l.text); ok {
+		p.fails.decorate(file, ln, msg)
+	}
+}

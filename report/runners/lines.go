@@ -109,10 +109,34 @@ func trimSpace(b []byte) []byte {
 	for len(b) > 0 && asciiSpace[b[len(b)-1]] {
 		b = b[:len(b)-1]
 	}
-	if len(b) > 0 && (b[0] >= utf8.RuneSelf || b[len(b)-1] >= utf8.RuneSelf) {
+	if len(b) > 0 && (mayStartUnicodeSpace(b) || b[len(b)-1] >= utf8.RuneSelf) {
 		return bytes.TrimSpace(b) // Unicode spaces at an end
 	}
 	return b
+}
+
+// mayStartUnicodeSpace reports whether b may start with a non-ASCII space
+// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000): their UTF-8 starts
+// C2 85/A0, E1 9A, E2 80/81 or E3 80. A verbose jest or mocha log starts
+// most lines with ✓ (E2 9C 93), which must not take the slow path.
+func mayStartUnicodeSpace(b []byte) bool {
+	if b[0] < utf8.RuneSelf {
+		return false
+	}
+	if len(b) < 2 {
+		return true
+	}
+	switch b[0] {
+	case 0xC2:
+		return b[1] == 0x85 || b[1] == 0xA0
+	case 0xE1:
+		return b[1] == 0x9A
+	case 0xE2:
+		return b[1] == 0x80 || b[1] == 0x81
+	case 0xE3:
+		return b[1] == 0x80
+	}
+	return false
 }
 
 // asciiSpace is unicode.IsSpace for ASCII, what bytes.TrimSpace trims.
