@@ -6,7 +6,6 @@ package report
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -98,6 +97,7 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	}
 	// Excerpts read stdout.log and stderr.log, the summary output.log: for
 	// a run already known not to pass, the two passes run side by side.
+	// Excerpts cite a stream, never only the interleaved output.log.
 	var exWarnings []string
 	exDone := make(chan []Excerpt, 1)
 	early := !r.Passed()
@@ -194,41 +194,12 @@ func Worst(statuses ...string) string {
 }
 
 func excerpts(dir string, r *record.Record, opts ExcerptOptions, warnings *[]string) []Excerpt {
-	out := []Excerpt{}
-	for _, name := range []string{record.Stdout, record.Stderr} {
-		s, ok := r.Streams[name]
-		if !ok {
-			continue
-		}
-		ex, err := streamExcerpts(filepath.Join(dir, s.File), name, s, opts)
-		if err != nil {
-			*warnings = append(*warnings, fmt.Sprintf("%s: excerpts: %v", name, err))
-			continue
-		}
-		out = append(out, ex...)
-	}
-	return out
-}
-
-func streamExcerpts(path, name string, s *record.Stream, opts ExcerptOptions) ([]Excerpt, error) {
-	f, err := os.Open(path)
+	ex, err := runExcerpts(dir, r, opts)
 	if err != nil {
-		return nil, err
+		*warnings = append(*warnings, fmt.Sprintf("excerpts: %v", err))
+		return []Excerpt{}
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if info.Size() != s.StoredBytes {
-		return nil, fmt.Errorf("%s has %d bytes, the record says %d were stored", path, info.Size(), s.StoredBytes)
-	}
-	opts.StoredRanges = s.StoredRanges
-	ex, err := SelectExcerpts(f, info.Size(), name, opts)
-	if err != nil {
-		return nil, err
-	}
-	return MapOffsets(f, ex, s.StoredRanges)
+	return ex
 }
 
 // supersede describes an earlier attempt. A failed one collapses to a

@@ -85,9 +85,19 @@ type Excerpt struct {
 	End       int64  `json:"end"`
 	FirstLine int64  `json:"first_line"`
 	LastLine  int64  `json:"last_line"`
-	Reason    string `json:"reason"` // failure, error, summary, head, tail
-	SHA256    string `json:"sha256"`
-	Text      string `json:"text"`
+	// Reason: failure (a failing test's evidence), error (a crash, a build
+	// error, an error line), tail (the last lines), whole (the log fits),
+	// summary (a bare verdict line), head.
+	Reason string `json:"reason"`
+	// Test names the failing test (or error) the excerpt explains, Role
+	// what part of it the excerpt is ("test", "panic", "race", "build",
+	// "traceback", "sanitizer", "error", "verdict", …), Runner the runner
+	// grammar that recognised it.
+	Test   string `json:"test,omitempty"`
+	Role   string `json:"role,omitempty"`
+	Runner string `json:"runner,omitempty"`
+	SHA256 string `json:"sha256"`
+	Text   string `json:"text"`
 }
 
 // Log points at a full stream.

@@ -120,6 +120,30 @@ func indexFoldASCII(s, seq string) int {
 	return -1
 }
 
+// CodeSpan returns untrusted text as an inline code span, so that names,
+// paths and locations read exactly as in the log (`flag_groups_test.go:191`,
+// not flag\_groups\_test.go:191) and an agent can search the log for them.
+// Inside a code span GitHub renders no HTML, emphasis, mention or issue
+// link. The text is flattened to one line (terminal escapes removed,
+// control characters made visible), its marker-like sequences are broken
+// as in FenceBlock, and the delimiter is one backtick longer than the
+// longest run inside. In a table cell a `|` would still end the cell, so
+// inTable escapes it (GFM unescapes `\|` inside the span).
+func CodeSpan(s string, inTable bool) string {
+	s = breakMarkers(cleanTerminalText(s, true))
+	if strings.TrimSpace(s) == "" {
+		return EscapeInline(s)
+	}
+	if inTable {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	tick := strings.Repeat("`", longestRun(s, '`')+1)
+	if s[0] == '`' || s[len(s)-1] == '`' || (s[0] == ' ' && s[len(s)-1] == ' ') {
+		s = " " + s + " "
+	}
+	return tick + s + tick
+}
+
 // EscapeInline makes untrusted text safe to place in Markdown outside a code
 // fence, including a table cell: HTML is neutralised (`<`, `>`, `&` become
 // entities), emphasis, code, link and table syntax is backslash-escaped,

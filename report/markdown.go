@@ -441,7 +441,7 @@ func mdNotes(b *strings.Builder, e *Envelope, budget int, p mdPlan) {
 		for _, r := range e.Runs {
 			if r.Status != "passed" || r.ExitCode == nil || *r.ExitCode != 0 || r.TimedOut {
 				fmt.Fprintf(b, "> **Warning:** the envelope says passed but run %s is %s; do not treat this as a pass.\n\n",
-					EscapeInline(mdShort(r.Name, 100)), mdStatusWord(r.Status))
+					CodeSpan(mdShort(r.Name, 100), false), mdStatusWord(r.Status))
 				break
 			}
 		}
@@ -470,7 +470,7 @@ func mdTable(b *strings.Builder, e *Envelope) {
 			status += " (" + EscapeInline(r.Termination) + ")"
 		}
 		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s |\n",
-			EscapeInline(mdShort(r.Name, 100)), r.Attempt, status, mdExit(r), mdDuration(r.DurationMS),
+			CodeSpan(mdShort(r.Name, 100), true), r.Attempt, status, mdExit(r), mdDuration(r.DurationMS),
 			mdTests(r.Summary), mdYesNo(r.Truncated), mdLogSizes(r.Logs))
 	}
 	b.WriteString("\n")
@@ -522,7 +522,7 @@ func mdWarnings(b *strings.Builder, e *Envelope) {
 		lines = append(lines, EscapeInline(mdShort(w, 300)))
 	}
 	for _, r := range e.Runs {
-		name := EscapeInline(mdShort(r.Name, 100))
+		name := CodeSpan(mdShort(r.Name, 100), false)
 		for _, w := range r.Warnings {
 			lines = append(lines, name+": "+EscapeInline(mdShort(w, 300)))
 		}
@@ -543,9 +543,9 @@ func mdWarnings(b *strings.Builder, e *Envelope) {
 // mdRunSection shows a run that did not pass: failing tests, excerpts,
 // what was left out, and where the full logs are.
 func mdRunSection(b *strings.Builder, r Run, dropped []Excerpt, opts MarkdownOptions) {
-	fmt.Fprintf(b, "#### %s · attempt %d · %s\n\n", EscapeInline(mdShort(r.Name, 100)), r.Attempt, mdStatusWord(r.Status))
+	fmt.Fprintf(b, "#### %s · attempt %d · %s\n\n", CodeSpan(mdShort(r.Name, 100), false), r.Attempt, mdStatusWord(r.Status))
 	mdFailures(b, r)
-	for _, x := range r.Excerpts {
+	for _, x := range mdByTest(r.Excerpts) {
 		b.WriteString(mdExcerptLabel(x) + "\n\n")
 		b.WriteString(FenceBlock(x.Text, "text"))
 		b.WriteString("\n")
@@ -568,25 +568,26 @@ func mdFailures(b *strings.Builder, r Run) {
 			fmt.Fprintf(b, "- … and %d more in the envelope\n", len(fs)-show)
 			break
 		}
-		line := EscapeInline(mdShort(f.Name, 120))
+		line := CodeSpan(mdShort(f.Name, 120), false)
 		if f.Classname != "" {
-			line += " (" + EscapeInline(mdShort(f.Classname, 120)) + ")"
+			line += " (" + CodeSpan(mdShort(f.Classname, 120), false) + ")"
 		}
 		if f.File != "" {
-			line += " at " + EscapeInline(mdShort(f.File, 120))
+			loc := f.File
 			if f.Line > 0 {
-				line += ":" + strconv.Itoa(f.Line)
+				loc += ":" + strconv.Itoa(f.Line)
 			}
+			line += " at " + CodeSpan(mdShort(loc, 160), false)
 		}
 		if f.Message != "" {
-			line += ": " + EscapeInline(mdShort(f.Message, 200))
+			line += ": " + CodeSpan(mdShort(f.Message, 200), false)
 		}
 		b.WriteString("- " + line + "\n")
 	}
 	if len(r.Flaky) > 0 {
 		names := make([]string, 0, len(r.Flaky))
 		for _, t := range r.Flaky {
-			names = append(names, EscapeInline(mdShort(t.Name, 120)))
+			names = append(names, CodeSpan(mdShort(t.Name, 120), false))
 		}
 		fmt.Fprintf(b, "\nFlaky (failed, then passed on retry): %s\n", strings.Join(names, ", "))
 	}
@@ -594,9 +595,37 @@ func mdFailures(b *strings.Builder, r Run) {
 }
 
 func mdExcerptLabel(x Excerpt) string {
-	return fmt.Sprintf("**%s** · bytes %d–%d · lines %d–%d · %s · sha256 %s",
-		EscapeInline(mdShort(x.Stream, 40)), x.Start, x.End, x.FirstLine, x.LastLine,
-		EscapeInline(mdShort(x.Reason, 20)), mdHash(x.SHA256))
+	what := EscapeInline(mdShort(x.Reason, 20))
+	if x.Test != "" {
+		what = CodeSpan(mdShort(x.Test, 120), false) + " · " + what
+	}
+	return fmt.Sprintf("**%s** · %s · bytes %d–%d · lines %d–%d · sha256 %s",
+		EscapeInline(mdShort(x.Stream, 40)), what, x.Start, x.End, x.FirstLine, x.LastLine,
+		mdHash(x.SHA256))
+}
+
+// mdByTest orders excerpts for reading: each failing test's excerpts
+// together, tests in the order the envelope first cites them, each test's
+// excerpts in log order.
+func mdByTest(xs []Excerpt) []Excerpt {
+	first := map[string]int{}
+	for i, x := range xs {
+		if _, ok := first[x.Test]; !ok {
+			first[x.Test] = i
+		}
+	}
+	out := append([]Excerpt(nil), xs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := first[out[i].Test], first[out[j].Test]
+		if a != b {
+			return a < b
+		}
+		if out[i].Stream != out[j].Stream {
+			return out[i].Stream > out[j].Stream // stdout before stderr
+		}
+		return out[i].Start < out[j].Start
+	})
+	return out
 }
 
 // mdHash shows the first 12 hex digits of a well-formed SHA-256 only.
@@ -724,7 +753,7 @@ func mdSuperseded(b *strings.Builder, e *Envelope) {
 		if s.ExitCode != nil {
 			exit = strconv.Itoa(*s.ExitCode)
 		}
-		line := fmt.Sprintf("- %s · attempt %d · %s · exit %s", EscapeInline(mdShort(s.Name, 100)), s.Attempt, mdStatusWord(s.Status), exit)
+		line := fmt.Sprintf("- %s · attempt %d · %s · exit %s", CodeSpan(mdShort(s.Name, 100), false), s.Attempt, mdStatusWord(s.Status), exit)
 		if mdMarkerRE.MatchString(s.Marker) {
 			line += " · `" + s.Marker + "`"
 		} else if s.Marker != "" {

@@ -281,7 +281,7 @@ func checkBody(t *testing.T, env *Envelope, opts MarkdownOptions, body string) {
 	// The aggregate looks up artifact links by MayShowLogs: it must cover
 	// every run that got a section.
 	for _, r := range env.Runs {
-		head := fmt.Sprintf("#### %s · attempt %d · ", EscapeInline(mdShort(r.Name, 100)), r.Attempt)
+		head := fmt.Sprintf("#### %s · attempt %d · ", CodeSpan(mdShort(r.Name, 100), false), r.Attempt)
 		if strings.Contains(visible, head) && !MayShowLogs(r) {
 			t.Errorf("run %q got a section, but MayShowLogs says it cannot", r.Name)
 		}
@@ -422,7 +422,7 @@ func TestMayShowLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkBody(t, &env, MarkdownOptions{}, body)
-	if !strings.Contains(body, "#### swallowed · attempt 1 · passed") || !strings.Contains(body, "(https://example.test/a/1)") {
+	if !strings.Contains(body, "#### `swallowed` · attempt 1 · passed") || !strings.Contains(body, "(https://example.test/a/1)") {
 		t.Errorf("the passing run that counts failures has no section with the artifact link:\n%s", body)
 	}
 	for _, tt := range []struct {

@@ -1,0 +1,149 @@
+package evidence
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// genericGrammar sees only the lines no runner grammar took. It marks the
+// lines that read as an error in any framework — a leading FAIL, FAILED,
+// ERROR, Error:, error:, fatal, panic, an exception name, an assertion,
+// a crash message, a compiler's `file:L:C: error:` — with two lines of
+// context before and the lines after up to a blank one. Words must start
+// the line (after blanks and a `[LEVEL] ` tag), so prose and source listings
+// that mention them are left alone.
+type genericGrammar struct {
+	block *Block
+}
+
+var (
+	genericExpected = regexp.MustCompile(`(?i)\bexpected\b.*\b(got|but (was|got)|actual|received|found)\b`)
+)
+
+func (g *genericGrammar) reset() { g.block = nil }
+
+func (g *genericGrammar) line(l *Line, sc *scanner) {
+	if g.block != nil {
+		if l.blank() || g.block.Lines >= 10 {
+			g.block = nil
+		} else {
+			g.block.add(l)
+			return
+		}
+	}
+	if at := locationEnd(l.T); at > 0 && hasPrefix(l.T[at:], "runtime error: ") { // UBSan
+		b := sc.open("sanitizer", string(clip(l.T, 200)), "sanitizer", KindCrash)
+		b.add(l)
+		return
+	}
+	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !genericMatch(l.T) {
+		return
+	}
+	sc.nGeneric++
+	g.block = sc.open("generic", string(clip(l.T, 200)), "error", KindError)
+	sc.before(g.block, 2, func(p *Line) bool { return true })
+	g.block.add(l)
+}
+
+// genericMatch reports a line that reads as an error.
+func genericMatch(t []byte) bool {
+	if t[0] == '[' {
+		if m := mavenTag.Find(t); m != nil {
+			t = t[len(m):]
+			if len(t) < 4 {
+				return false
+			}
+		}
+	}
+	switch t[0] {
+	case 'F':
+		return word(t, "FAIL") || word(t, "FAILED") || word(t, "FAILURE") || word(t, "FATAL") || word(t, "Fatal") || word(t, "Failed")
+	case 'E':
+		return word(t, "ERROR") || word(t, "Error") || word(t, "Exception") || exceptionName(t)
+	case 'e':
+		return word(t, "error") || hasPrefix(t, "error[")
+	case 'f':
+		return word(t, "fatal") || hasPrefix(t, "fatal error")
+	case 'p', 'P':
+		return word(t, "panic") || word(t, "PANIC")
+	case 'S':
+		return hasPrefix(t, "Segmentation fault")
+	case 'A':
+		return word(t, "Assertion") || word(t, "AssertionError") || hasPrefix(t, "Aborted") || word(t, "ASSERT")
+	case 'a':
+		return word(t, "assert") || word(t, "assertion")
+	case 'B':
+		return hasPrefix(t, "Bus error")
+	case 'K':
+		return string(t) == "Killed"
+	case 'U':
+		return word(t, "Uncaught") || word(t, "Unhandled")
+	}
+	if exceptionName(t) {
+		return true
+	}
+	if at := locationEnd(t); at > 0 && (hasPrefix(t[at:], "error") || hasPrefix(t[at:], "fatal error")) {
+		return true // a compiler's `file.c:12:5: error: …`
+	}
+	return bytes.Contains(t, []byte("xpected")) && genericExpected.Match(t)
+}
+
+// word reports t starting with w as a whole word: followed by the end, a
+// blank, or punctuation other than a letter or digit.
+func word(t []byte, w string) bool {
+	if !hasPrefix(t, w) {
+		return false
+	}
+	if len(t) == len(w) {
+		return true
+	}
+	c := t[len(w)]
+	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')
+}
+
+// exceptionName reports a line that starts with an exception's name and a
+// colon or nothing else: `ValueError: x`, `java.lang.IllegalStateException:`,
+// `AssertionFailure` — `^[A-Za-z_][\w.$]*(Error|Exception|Failure)(:|$)`,
+// without a regexp, as it runs on most lines of an unfamiliar log.
+func exceptionName(t []byte) bool {
+	if len(t) == 0 || !(t[0] >= 'a' && t[0] <= 'z' || t[0] >= 'A' && t[0] <= 'Z' || t[0] == '_') {
+		return false
+	}
+	i := 1
+	for i < len(t) && (isPathByte(t[i]) && t[i] != '/' && t[i] != '-' || t[i] == '$') {
+		i++
+	}
+	if i < len(t) && t[i] != ':' {
+		return false
+	}
+	name := t[:i]
+	return bytes.HasSuffix(name, []byte("Error")) || bytes.HasSuffix(name, []byte("Exception")) || bytes.HasSuffix(name, []byte("Failure"))
+}
+
+// isPathByte is [\w./-].
+func isPathByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-'
+}
+
+// locationEnd returns the index after a leading `file:L: ` or `file:L:C: `
+// (no blank in file), or -1.
+func locationEnd(t []byte) int {
+	i := bytes.IndexByte(t, ':')
+	if i <= 0 || bytes.IndexByte(t[:i], ' ') >= 0 {
+		return -1
+	}
+	for n := 0; n < 2; n++ { // line, then an optional column
+		j := i + 1
+		for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+			j++
+		}
+		if j == i+1 || j >= len(t) || t[j] != ':' {
+			return -1
+		}
+		if j+1 < len(t) && t[j+1] == ' ' {
+			return j + 2
+		}
+		i = j
+	}
+	return -1
+}

@@ -1,0 +1,370 @@
+package evidence
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// goGrammar reads `go test` output, plain and -v, as gotestsum replays it.
+//
+//   - -v: a test's output is every line between its `=== RUN`, `=== CONT`
+//     or `=== NAME` marker and the next marker or result line, however far
+//     from its `--- FAIL` line; parallel tests come in pieces.
+//   - plain: a failing test's output follows its `--- FAIL` line, indented
+//     deeper than it; a subtest's own `--- FAIL` line starts its block.
+//   - `panic:` / `fatal error:` with the head of the goroutine trace;
+//     race reports from the rule above `WARNING: DATA RACE` to the closing
+//     rule; build and vet errors: `# pkg` and its `file.go:L:C:` lines.
+type goGrammar struct {
+	active  map[string]*Block // tests that started and have not ended
+	cur     *Block            // the test the latest marker named
+	verdict *Block            // a `--- FAIL` block taking deeper lines
+	vIndent int
+	panic   *Block
+	frames  bool // the panic's goroutine trace has begun
+	race    *Block
+	build   *Block
+	buildOK bool // the `# pkg` line was followed by an error line
+}
+
+func newGoGrammar() *goGrammar { return &goGrammar{active: map[string]*Block{}} }
+
+func (g *goGrammar) starts() string { return "=-Wpf#oFP?" }
+
+func (g *goGrammar) busy() bool {
+	return g.cur != nil || g.verdict != nil || g.panic != nil || g.race != nil || g.build != nil
+}
+
+func (g *goGrammar) reset() {
+	clear(g.active)
+	g.cur, g.verdict, g.panic, g.race, g.build = nil, nil, nil, nil, nil
+}
+
+func (g *goGrammar) line(l *Line, sc *scanner) bool {
+	t := l.T
+	if g.race != nil {
+		g.race.add(l)
+		if l.Indent == 0 && allOf(t, '=', 18) && g.race.Lines > 2 {
+			g.race = nil
+		}
+		return true
+	}
+	if g.panic != nil && g.panicLine(l) {
+		return true
+	}
+	if g.build != nil && g.buildLine(l) {
+		return true
+	}
+	if len(t) == 0 {
+		return g.output(l)
+	}
+	switch t[0] {
+	case '=':
+		if g.marker(l) {
+			return true
+		}
+	case '-':
+		if hasPrefix(t, "--- ") {
+			return g.result(l, sc)
+		}
+	case 'W':
+		if hasPrefix(t, "WARNING: DATA RACE") {
+			g.race = sc.open("go", g.name("data race"), "race", KindCrash)
+			sc.before(g.race, 1, func(p *Line) bool { return p.End-p.Start >= 18 && p.End-p.Start <= 20 })
+			g.race.add(l)
+			return true
+		}
+	case 'p', 'f':
+		if l.Indent == 0 && (hasPrefix(t, "panic: ") || hasPrefix(t, "fatal error: ")) {
+			g.panic, g.frames = sc.open("go", g.name(string(clip(t, 200))), "panic", KindCrash), false
+			g.panic.add(l)
+			return true
+		}
+	case '#':
+		if l.Indent == 0 && goBuildHeader.Match(t) {
+			g.build, g.buildOK = sc.open("go", "build "+string(t[2:]), "build", KindCrash), false
+			g.build.add(l)
+			return true
+		}
+	case 'o', 'F', 'P', '?':
+		if goPackageEnd(t) {
+			g.endPackage()
+			return true // a verdict the envelope's summary states: not an error line
+		}
+	}
+	return g.output(l)
+}
+
+// name is the test a crash happened in, when a marker named one.
+func (g *goGrammar) name(what string) string {
+	if g.cur != nil {
+		return g.cur.Test
+	}
+	return what
+}
+
+// output gives l to the open verdict block, or to the current test.
+func (g *goGrammar) output(l *Line) bool {
+	if g.verdict != nil {
+		if l.blank() || l.Indent > g.vIndent {
+			g.verdict.add(l)
+			return true
+		}
+		g.verdict = nil
+	}
+	if g.cur != nil {
+		g.cur.add(l)
+		return true
+	}
+	return false
+}
+
+var goBuildHeader = regexp.MustCompile(`^# [\w./~-]+( \[[\w./~-]+\])?$`)
+
+// goCompileLine: `file.go:12:5: message`, also vet's and cgo's.
+var goCompileLine = regexp.MustCompile(`^\S+\.(go|s|c|h):\d+(:\d+)?: `)
+
+func (g *goGrammar) buildLine(l *Line) bool {
+	if goCompileLine.Match(l.T) || (g.buildOK && l.Indent > 0 && !l.blank()) {
+		g.build.add(l)
+		g.buildOK = true
+		return true
+	}
+	if !g.buildOK {
+		g.build.Test, g.build.Kind = "", KindVerdict // a `# pkg` with no error: not a build error
+		g.build.Lines = 0
+		g.build.Spans = nil
+	}
+	g.build = nil
+	return false
+}
+
+// panicLine takes the panic's lines up to the end of its first goroutine's
+// trace (later goroutines are seldom the cause and can run for pages).
+func (g *goGrammar) panicLine(l *Line) bool {
+	t := l.T
+	switch {
+	case goPackageEnd(t) || hasPrefix(t, "exit status ") || g.panic.Lines >= 80:
+		g.panic = nil
+		return false
+	case l.blank() && g.frames:
+		g.panic = nil
+		return true
+	case hasPrefix(t, "goroutine ") && bytes.HasSuffix(t, []byte("]:")):
+		g.frames = true
+	}
+	g.panic.add(l)
+	return true
+}
+
+// marker handles `=== RUN`, `=== CONT`, `=== NAME`, `=== PAUSE`.
+func (g *goGrammar) marker(l *Line) bool {
+	t := l.T
+	if !hasPrefix(t, "=== ") || len(t) < 10 {
+		return false
+	}
+	kw := string(t[4:8])
+	if kw != "RUN " && kw != "CONT" && kw != "NAME" && kw != "PAUS" {
+		return false
+	}
+	name := string(bytes.TrimSpace(t[8:]))
+	if kw == "PAUS" {
+		name = string(bytes.TrimSpace(bytes.TrimPrefix(t[8:], []byte("E"))))
+	}
+	g.verdict = nil
+	b := g.active[name]
+	if kw == "RUN " || b == nil {
+		if len(g.active) >= 4096 { // a runaway of tests that never end
+			clear(g.active)
+		}
+		b = &Block{Runner: "go", Test: name, Role: "test", Kind: KindTest}
+		g.active[name] = b
+	}
+	g.cur = b
+	if kw == "PAUS" {
+		g.cur = nil
+	}
+	return true
+}
+
+// result handles `--- FAIL: name (0.00s)`, `--- PASS`, `--- SKIP`.
+func (g *goGrammar) result(l *Line, sc *scanner) bool {
+	verdict, nameB, ok := parseResult(l.T)
+	if !ok {
+		return g.output(l)
+	}
+	b := g.active[string(nameB)]
+	if b != nil {
+		delete(g.active, string(nameB))
+	}
+	if g.cur != nil && (g.cur == b || g.cur.Test == string(nameB)) {
+		g.cur = nil
+	}
+	g.verdict = nil
+	if verdict != "FAIL" {
+		return true
+	}
+	name := string(nameB)
+	kept := sc.open("go", name, "test", KindTest)
+	if b != nil {
+		kept.Spans, kept.Lines = b.Spans, b.Lines
+	}
+	kept.heading = b == nil || b.Lines == 0
+	kept.add(l)
+	g.verdict, g.vIndent = kept, l.Indent
+	return true
+}
+
+// parseResult reads `--- FAIL: name (0.00s)` (or PASS, SKIP) without a
+// regexp: a verbose log has one per test.
+func parseResult(t []byte) (verdict string, name []byte, ok bool) {
+	if len(t) < 12 || !hasPrefix(t, "--- ") || t[8] != ':' || t[9] != ' ' {
+		return "", nil, false
+	}
+	switch string(t[4:8]) {
+	case "FAIL", "PASS", "SKIP":
+		verdict = string(t[4:8])
+	default:
+		return "", nil, false
+	}
+	rest := t[10:]
+	i := bytes.IndexByte(rest, ' ')
+	if i <= 0 || !hasPrefix(rest[i:], " (") {
+		return "", nil, false
+	}
+	return verdict, rest[:i], true
+}
+
+// goPackageEnd: the lines that end a package's output.
+func goPackageEnd(t []byte) bool {
+	switch {
+	case len(t) == 4 && (string(t) == "PASS" || string(t) == "FAIL"):
+		return true
+	case hasPrefix(t, "ok  \t"), hasPrefix(t, "FAIL\t"), hasPrefix(t, "?   \t"):
+		return true
+	}
+	return false
+}
+
+func (g *goGrammar) endPackage() {
+	clear(g.active)
+	g.cur, g.verdict = nil, nil
+}
+
+// clip returns at most n bytes of b.
+func clip(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+// goJSONGrammar reads `go test -json` (and gotestsum's --jsonfile): a
+// test's evidence is its own `"Action":"output"` lines, whatever else
+// comes between; a package that fails without a failing test (a build
+// error, a panic in init) shows its package-level output.
+type goJSONGrammar struct {
+	pkgs   map[string]map[string]*Block // package → test ("" for the package) → output
+	failed map[string]bool              // packages with a failing test
+}
+
+func (g *goJSONGrammar) starts() string { return "{" }
+func (g *goJSONGrammar) busy() bool     { return false }
+
+func (g *goJSONGrammar) reset() { g.pkgs, g.failed = nil, nil }
+
+func (g *goJSONGrammar) line(l *Line, sc *scanner) bool {
+	t := l.T
+	if len(t) < 20 || t[0] != '{' || l.Indent != 0 {
+		return false
+	}
+	action := jsonField(t, `"Action":"`)
+	if action == nil {
+		return false
+	}
+	pkg := jsonField(t, `"Package":"`)
+	if pkg == nil {
+		pkg = jsonField(t, `"ImportPath":"`)
+	}
+	test := string(jsonField(t, `"Test":"`))
+	if g.pkgs == nil {
+		g.pkgs = map[string]map[string]*Block{}
+	}
+	tests := g.pkgs[string(pkg)]
+	switch string(action) {
+	case "output", "build-output":
+		if tests == nil {
+			if len(g.pkgs) >= 1024 {
+				clear(g.pkgs)
+			}
+			tests = map[string]*Block{}
+			g.pkgs[string(pkg)] = tests
+		}
+		b := tests[test]
+		if b == nil {
+			role := "test"
+			if test == "" {
+				role = "package"
+			}
+			b = &Block{Runner: "go", Test: test, Role: role, Kind: KindTest}
+			if test == "" {
+				b.Test, b.Kind = string(pkg), KindCrash
+			}
+			tests[test] = b
+		}
+		b.add(l)
+	case "fail", "build-fail":
+		g.fail(l, sc, tests, string(pkg), test)
+	case "pass", "skip":
+		delete(tests, test)
+		if test == "" {
+			delete(g.pkgs, string(pkg))
+		}
+	}
+	return true
+}
+
+func (g *goJSONGrammar) fail(l *Line, sc *scanner, tests map[string]*Block, pkg, test string) {
+	b := tests[test]
+	delete(tests, test)
+	if test == "" {
+		delete(g.pkgs, pkg)
+		if b == nil || b.Lines == 0 || g.failed[pkg] {
+			delete(g.failed, pkg)
+			return // its failing tests carry the evidence
+		}
+	} else {
+		if g.failed == nil {
+			g.failed = map[string]bool{}
+		}
+		g.failed[pkg] = true
+	}
+	kept := sc.open("go", cmpOr(test, pkg), "test", KindTest)
+	if b != nil {
+		kept.Spans, kept.Lines, kept.Role, kept.Kind = b.Spans, b.Lines, b.Role, b.Kind
+	}
+	kept.heading = b == nil
+	kept.add(l)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// jsonField returns the string value after key in a one-line JSON object,
+// raw (escapes not decoded); test and package names need none.
+func jsonField(t []byte, key string) []byte {
+	i := bytes.Index(t, []byte(key))
+	if i < 0 {
+		return nil
+	}
+	v := t[i+len(key):]
+	j := bytes.IndexByte(v, '"')
+	if j < 0 {
+		return nil
+	}
+	return v[:j]
+}

@@ -1,0 +1,184 @@
+package evidence
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// jestGrammar reads jest's `● Suite › test` failure blocks (the message,
+// the Expected/Received diff, the code frame and the `at` frames), indented
+// under their heading; `● Test suite failed to run` the same way. `●
+// Console` blocks are console.log noise and are claimed and dropped.
+type jestGrammar struct {
+	block   *Block
+	console bool
+	indent  int
+}
+
+func (g *jestGrammar) starts() string { return "\xe2FP" } // ●, FAIL and PASS file lines
+func (g *jestGrammar) busy() bool     { return g.block != nil || g.console }
+
+func (g *jestGrammar) reset() { g.block, g.console = nil, false }
+
+func (g *jestGrammar) line(l *Line, sc *scanner) bool {
+	t := l.T
+	heading := hasPrefix(t, "● ")
+	if (g.block != nil || g.console) && !heading {
+		if l.blank() || l.Indent > g.indent {
+			if g.block != nil {
+				g.block.add(l)
+			}
+			return true
+		}
+		g.block, g.console = nil, false
+	}
+	if !heading {
+		// `FAIL test/x.test.js`: a file's verdict; its ● blocks explain it
+		return jestFileLine.Match(t)
+	}
+	g.block, g.console, g.indent = nil, false, l.Indent
+	name := bytes.TrimSpace(t[len("● "):])
+	if hasPrefix(name, "Console") {
+		g.console = true
+		return true
+	}
+	g.block = sc.open("jest", string(clip(name, 300)), "test", KindTest)
+	g.block.add(l)
+	return true
+}
+
+// vitestGrammar reads vitest's failure blocks: ` FAIL  file > suite > test`
+// (or `FAIL  file [ file ]` for a suite that did not load), the error,
+// the diff, the `❯ file:line:col` frame and the code frame, up to the `⎯`
+// rule that closes each block.
+type vitestGrammar struct {
+	block *Block
+}
+
+func (g *vitestGrammar) starts() string { return "F" }
+func (g *vitestGrammar) busy() bool     { return g.block != nil }
+
+func (g *vitestGrammar) reset() { g.block = nil }
+
+func (g *vitestGrammar) line(l *Line, sc *scanner) bool {
+	t := l.T
+	head := hasPrefix(t, "FAIL ") && (bytes.Contains(t, []byte(" > ")) || bytes.Contains(t, []byte(" [ ")))
+	if g.block != nil {
+		if head || hasPrefix(t, "⎯") || hasPrefix(t, "Test Files ") || hasPrefix(t, "Tests ") {
+			g.block = nil
+		} else {
+			g.block.add(l)
+			return true
+		}
+	}
+	if !head {
+		return false
+	}
+	g.block = sc.open("vitest", string(clip(bytes.TrimSpace(t[len("FAIL "):]), 300)), "test", KindTest)
+	g.block.add(l)
+	return true
+}
+
+// nodeGrammar reads node --test's spec reporter: `✖ name (1.2ms)` with the
+// error, its `at` frames and the {actual, expected} object indented under
+// it, both where the test ran and again under `✖ failing tests:`.
+type nodeGrammar struct {
+	block  *Block
+	indent int
+}
+
+var jestFileLine = regexp.MustCompile(`^(FAIL|PASS) +\S+(\s+\(\d+(\.\d+)? ?m?s\))?$`)
+
+var nodeDuration = regexp.MustCompile(` \([0-9.]+m?s\)$`)
+
+func (g *nodeGrammar) starts() string { return "\xe2" } // ✖
+func (g *nodeGrammar) busy() bool     { return g.block != nil }
+
+func (g *nodeGrammar) reset() { g.block = nil }
+
+func (g *nodeGrammar) line(l *Line, sc *scanner) bool {
+	t := l.T
+	if g.block != nil {
+		if l.blank() || l.Indent > g.indent {
+			g.block.add(l)
+			return true
+		}
+		g.block = nil
+	}
+	if !hasPrefix(t, "✖ ") || hasPrefix(t, "✖ failing tests:") {
+		return false
+	}
+	name := nodeDuration.ReplaceAll(t[len("✖ "):], nil)
+	g.block, g.indent = sc.open("node", string(clip(name, 300)), "test", KindTest), l.Indent
+	g.block.heading = true
+	g.block.add(l)
+	return true
+}
+
+// tapGrammar reads TAP (node --test's default off a terminal, node-tap,
+// tape, prove): `not ok N - name` with its indented YAML diagnostics or
+// `#` comment lines; and Test::More's `#   Failed test 'name'` diagnostics,
+// which prove leaves on stderr apart from their `not ok` line.
+type tapGrammar struct {
+	block  *Block
+	indent int
+	diag   bool // a `#   Failed test` block: `#` lines only
+}
+
+var (
+	tapNotOK   = regexp.MustCompile(`^not ok \d+( - )?(.*)$`)
+	tapSummary = regexp.MustCompile(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms|Subtest|Looks like)\b`)
+	tapFailed  = regexp.MustCompile(`^#\s+Failed (?:\(TODO\) )?test (?:'(.*)'|at )`)
+)
+
+func (g *tapGrammar) starts() string { return "n#" }
+func (g *tapGrammar) busy() bool     { return g.block != nil }
+
+func (g *tapGrammar) reset() { g.block = nil }
+
+func (g *tapGrammar) line(l *Line, sc *scanner) bool {
+	t := l.T
+	if g.block != nil {
+		if g.continues(l) {
+			g.block.add(l)
+			return true
+		}
+		g.block = nil
+	}
+	if len(t) < 6 {
+		return false
+	}
+	switch t[0] {
+	case 'n':
+		m := tapNotOK.FindSubmatch(t)
+		if m == nil || bytes.Contains(t, []byte("# TODO")) || bytes.Contains(t, []byte("# SKIP")) {
+			return false
+		}
+		g.block, g.indent, g.diag = sc.open("tap", string(clip(m[2], 300)), "test", KindTest), l.Indent, false
+		g.block.heading = true
+	case '#':
+		m := tapFailed.FindSubmatch(t)
+		if m == nil {
+			return false
+		}
+		g.block, g.indent, g.diag = sc.open("tap", string(clip(m[1], 300)), "test", KindTest), l.Indent, true
+	default:
+		return false
+	}
+	g.block.add(l)
+	return true
+}
+
+func (g *tapGrammar) continues(l *Line) bool {
+	t := l.T
+	if g.diag {
+		return hasPrefix(t, "#") && !tapFailed.Match(t) && !tapSummary.Match(t)
+	}
+	switch {
+	case l.Indent > g.indent:
+		return true
+	case hasPrefix(t, "#"):
+		return !tapSummary.Match(t) && !tapFailed.Match(t)
+	}
+	return false
+}

@@ -1,0 +1,157 @@
+package evidence
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// pytestGrammar reads pytest's failure sections: a `____ test_name ____`
+// heading, then the test's source with its `>` line, the `E   ` lines and
+// the `file.py:N: Error` location, up to the next heading or `====`
+// banner; `____ ERROR collecting x.py ____` sections the same way. With
+// --tb=line the FAILURES banner is followed by bare `file.py:N: message`
+// lines. The short test summary's `FAILED x.py::t - msg` lines are
+// verdicts.
+type pytestGrammar struct {
+	section  *Block
+	failures bool // inside a FAILURES or ERRORS banner
+}
+
+var (
+	pytestHeading = regexp.MustCompile(`^_{3,} (.+?) _{3,}$`)
+	pytestBanner  = regexp.MustCompile(`^=+ (.*?) ?=+$`)
+	pytestTBLine  = regexp.MustCompile(`^\S+\.py:\d+: \S`)
+)
+
+func (g *pytestGrammar) starts() string { return "_=FE" }
+func (g *pytestGrammar) busy() bool     { return g.section != nil || g.failures }
+
+func (g *pytestGrammar) reset() { g.section, g.failures = nil, false }
+
+func (g *pytestGrammar) line(l *Line, sc *scanner) bool {
+	t := l.T
+	if l.Indent == 0 && len(t) > 6 {
+		switch t[0] {
+		case '_':
+			if t[len(t)-1] != '_' {
+				break
+			}
+			if m := pytestHeading.FindSubmatch(t); m != nil {
+				role, name := "test", string(m[1])
+				if hasPrefix(m[1], "ERROR collecting ") {
+					role = "collect"
+				}
+				g.section = sc.open("pytest", name, role, KindTest)
+				g.section.add(l)
+				return true
+			}
+		case '=':
+			if t[len(t)-1] != '=' || t[1] != '=' {
+				break // not a banner: `=== RUN   TestX` and the like
+			}
+			if m := pytestBanner.FindSubmatch(t); m != nil && len(m[1]) > 0 {
+				g.section = nil
+				g.failures = string(m[1]) == "FAILURES" || string(m[1]) == "ERRORS"
+				return false
+			}
+		case 'F', 'E':
+			if hasPrefix(t, "FAILED ") || hasPrefix(t, "ERROR ") {
+				g.section = nil
+				name, _, _ := bytes.Cut(t[bytes.IndexByte(t, ' ')+1:], []byte(" - "))
+				b := sc.open("pytest", string(clip(name, 300)), "verdict", KindVerdict)
+				b.heading = true
+				b.add(l)
+				return true
+			}
+		}
+	}
+	if g.section != nil {
+		g.section.add(l)
+		return true
+	}
+	if g.failures && l.Indent == 0 && pytestTBLine.Match(t) {
+		b := sc.open("pytest", string(clip(t, 200)), "test", KindTest)
+		b.add(l)
+		return true
+	}
+	return false
+}
+
+// unittestGrammar reads unittest's (and Django's) failure blocks: a rule of
+// 70 `=`, a `FAIL: test (module.Class.test)` or `ERROR:` header, a rule of
+// `-`, the traceback, up to the next rule. The block starts at the header:
+// the rule above it says nothing.
+type unittestGrammar struct {
+	rule   Line // a `=` rule waiting for its header
+	ruled  bool
+	block  *Block
+	dashes int // `-` rules seen in the block
+}
+
+func (g *unittestGrammar) starts() string { return "=" }
+func (g *unittestGrammar) busy() bool     { return g.ruled || g.block != nil }
+
+func (g *unittestGrammar) reset() { g.ruled, g.block = false, nil }
+
+func (g *unittestGrammar) line(l *Line, sc *scanner) bool {
+	t := l.T
+	if g.ruled {
+		g.ruled = false
+		if l.Indent == 0 && (hasPrefix(t, "FAIL: ") || hasPrefix(t, "ERROR: ") || hasPrefix(t, "UNEXPECTED SUCCESS: ")) {
+			_, name, _ := bytes.Cut(t, []byte(": "))
+			g.block, g.dashes = sc.open("unittest", string(clip(name, 300)), "test", KindTest), 0
+			g.block.add(l)
+			return true
+		}
+	}
+	if l.Indent == 0 && allOf(t, '=', 60) {
+		g.block, g.ruled = nil, true
+		g.rule = Line{Start: l.Start, End: l.End, No: l.No}
+		return true
+	}
+	if g.block == nil {
+		return false
+	}
+	if l.Indent == 0 && allOf(t, '-', 60) {
+		if g.dashes++; g.dashes > 1 {
+			g.block = nil
+			return false
+		}
+	}
+	if l.Indent == 0 && hasPrefix(t, "Ran ") {
+		g.block = nil
+		return true
+	}
+	g.block.add(l)
+	return true
+}
+
+// tracebackGrammar reads a Python traceback that no test runner's block
+// holds (a script dying on stderr): from `Traceback (most recent call
+// last):` over its indented frames to the exception line.
+type tracebackGrammar struct {
+	block  *Block
+	indent int
+}
+
+func (g *tracebackGrammar) starts() string { return "T" }
+func (g *tracebackGrammar) busy() bool     { return g.block != nil }
+
+func (g *tracebackGrammar) reset() { g.block = nil }
+
+func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
+	if g.block != nil {
+		g.block.add(l)
+		if !l.blank() && l.Indent <= g.indent {
+			g.block.Test = string(clip(l.T, 200))
+			g.block = nil
+		}
+		return true
+	}
+	if sc.claimed || !hasPrefix(l.T, "Traceback (most recent call last):") {
+		return false
+	}
+	g.block, g.indent = sc.open("python", "traceback", "traceback", KindCrash), l.Indent
+	g.block.add(l)
+	return true
+}

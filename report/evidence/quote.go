@@ -1,0 +1,261 @@
+package evidence
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+)
+
+// maxBlockRead bounds what quote reads of one block: its first and last
+// halves of this when it is longer (a test that logged megabytes).
+const maxBlockRead = 2 << 20
+
+// bline is one line of a block as quote sees it.
+type bline struct {
+	start, end, no int64
+	key            int // how directly the line explains a failure (0: not)
+}
+
+// quote adds the lines of r's block that best explain it, within limit
+// bytes (and the budget): all of it when it fits; else its heading, then
+// windows around its key lines (assertion, expected/actual, location),
+// then its last lines, then more after the first key line.
+func (p *planner) quote(r ref, limit int64, reason string) error {
+	if p.budget <= 0 {
+		return nil
+	}
+	limit = min(limit, p.budget+p.coveredIn(r))
+	lines, err := blockLines(r.in.RA, r.b.Spans)
+	if err != nil {
+		return fmt.Errorf("read the %s evidence of %q: %w", r.b.Runner, r.b.Test, err)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	sel := selectLines(lines, limit)
+	pc := Piece{Stream: r.in.Stream, Reason: reason, Runner: r.b.Runner, Test: r.b.Test, Role: r.b.Role}
+	for _, sp := range runs(lines, sel) {
+		if sp.End-sp.Start > limit { // one line longer than the limit: its start
+			sp.End, sp.cutEnd = sp.Start+max(limit, 1), true
+		}
+		pc.Span = sp
+		p.add(pc)
+		if p.budget <= 0 {
+			break
+		}
+	}
+	return nil
+}
+
+// coveredIn is how many bytes of r's block are quoted already, so a block
+// grown in a later round is judged by its whole size.
+func (p *planner) coveredIn(r ref) int64 {
+	var n int64
+	for _, c := range p.covered[r.in.Stream] {
+		for _, s := range r.b.Spans {
+			if lo, hi := max(c.Start, s.Start), min(c.End, s.End); hi > lo {
+				n += hi - lo
+			}
+		}
+	}
+	return n
+}
+
+// selectLines marks the lines to quote within limit bytes.
+func selectLines(lines []bline, limit int64) []bool {
+	sel := make([]bool, len(lines))
+	var total int64
+	for _, l := range lines {
+		total += l.end - l.start
+	}
+	if total <= limit {
+		for i := range sel {
+			sel[i] = true
+		}
+		return sel
+	}
+	used := int64(0)
+	take := func(i int) bool {
+		if i < 0 || i >= len(lines) || sel[i] {
+			return true
+		}
+		n := lines[i].end - lines[i].start
+		if used+n > limit && used > 0 {
+			return false
+		}
+		sel[i], used = true, used+n
+		return true
+	}
+	take(0)
+	// The last words of a block are often its verdict and cause (Python's
+	// exception line, pytest's `file.py:N: Error`).
+	if last := lastNonBlank(lines); last > 0 && lines[last].key > 0 {
+		take(last)
+	}
+	for _, lvl := range []int{2, 1} {
+		for i, l := range lines {
+			if l.key != lvl {
+				continue
+			}
+			for j := i - 1; j <= i+2; j++ {
+				if !take(j) {
+					break
+				}
+			}
+		}
+	}
+	for i := len(lines) - 1; i >= len(lines)-3 && i > 0; i-- {
+		take(i)
+	}
+	for i := firstKey(lines); i < len(lines) && take(i); i++ {
+	}
+	return sel
+}
+
+// lastNonBlank is the index of the last line with more than a newline, or
+// -1.
+func lastNonBlank(lines []bline) int {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].end-lines[i].start > 2 {
+			return i
+		}
+	}
+	return -1
+}
+
+func firstKey(lines []bline) int {
+	for i, l := range lines {
+		if l.key > 0 {
+			return i
+		}
+	}
+	return 1
+}
+
+// runs turns selected lines into spans of adjacent lines.
+func runs(lines []bline, sel []bool) []Span {
+	var out []Span
+	for i, l := range lines {
+		if !sel[i] {
+			continue
+		}
+		if n := len(out); n > 0 && sel[i-1] && out[n-1].End == l.start {
+			out[n-1].End, out[n-1].Last = l.end, l.no
+			continue
+		}
+		out = append(out, Span{Start: l.start, End: l.end, First: l.no, Last: l.no})
+	}
+	return out
+}
+
+// blockLines reads a block's lines, scoring each; of a block longer than
+// maxBlockRead only the lines in its first and last halves of that.
+func blockLines(ra io.ReaderAt, spans []Span) ([]bline, error) {
+	var total int64
+	for _, s := range spans {
+		total += s.End - s.Start
+	}
+	keepHead, keepTail := total, int64(0)
+	if total > maxBlockRead {
+		keepHead, keepTail = maxBlockRead/2, maxBlockRead/2
+	}
+	var out []bline
+	var at int64 // block-relative offset of the span's start
+	for _, s := range spans {
+		n := s.End - s.Start
+		headEnd := s.Start
+		if at < keepHead {
+			headEnd = s.Start + min(n, keepHead-at)
+			b, err := readRange(ra, s.Start, headEnd)
+			if err != nil {
+				return nil, err
+			}
+			out = appendLines(out, b, s.Start, s.First)
+		}
+		if tailFrom := total - keepTail; keepTail > 0 && at+n > tailFrom {
+			lo := max(s.Start+max(tailFrom-at, 0), headEnd)
+			b, err := readRange(ra, lo, s.End)
+			if err != nil {
+				return nil, err
+			}
+			if lo > s.Start { // lo may sit inside a line: start at the next one
+				i := bytes.IndexByte(b, '\n')
+				if i < 0 || i == len(b)-1 {
+					b = nil
+				} else {
+					b, lo = b[i+1:], lo+int64(i+1)
+				}
+			}
+			first := s.Last - int64(bytes.Count(b[:max(len(b)-1, 0)], []byte{'\n'}))
+			out = appendLines(out, b, lo, first)
+		}
+		at += n
+	}
+	return out, nil
+}
+
+func readRange(ra io.ReaderAt, lo, hi int64) ([]byte, error) {
+	b := make([]byte, hi-lo)
+	if k, err := ra.ReadAt(b, lo); k < len(b) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("read [%d,%d): %w", lo, hi, err)
+	}
+	return b, nil
+}
+
+// appendLines splits b, which starts at offset start on line no, into lines.
+func appendLines(out []bline, b []byte, start, no int64) []bline {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			i = len(b) - 1
+		}
+		line := b[:i+1]
+		out = append(out, bline{start: start, end: start + int64(len(line)), no: no, key: keyOf(line)})
+		start += int64(len(line))
+		no++
+		b = b[i+1:]
+	}
+	return out
+}
+
+// keyOf scores a line: 2 for an assertion, an error message or
+// expected/actual values, 1 for a source location or a stack frame's
+// head, 0 for anything else (a test's own log lines, source listings).
+func keyOf(line []byte) int {
+	t := bytes.TrimLeft(clip(line, 512), " \t")
+	for _, w := range keyWords {
+		if bytes.Contains(t, w) {
+			return 2
+		}
+	}
+	for _, p := range keyPrefixes {
+		if bytes.HasPrefix(t, p) {
+			return 2
+		}
+	}
+	if keyLocation.Match(t) {
+		return 1
+	}
+	return 0
+}
+
+var (
+	keyWords = bytesList("Error", "error:", "Exception", "assert", "Assert", "expected", "Expected",
+		"got:", "got ", "want", "actual", "Actual", "Received", "panic", "FAIL", "failed", "mismatch",
+		"unexpected", "not equal", "!==", " != ", "left:", "right:", "Failed asserting", "Sanitizer",
+		"runtime error", "DATA RACE", "Segmentation fault", "timed out", "timeout")
+	keyPrefixes = bytesList("E   ", "E  ", "> ", "+ ", "- ", "-->", "❯ ", "Caused by", "Previous write", "Write at", "Read at")
+	keyLocation = regexp.MustCompile(`\.(go|py|rs|js|mjs|cjs|ts|tsx|jsx|rb|php|java|kt|c|cc|cpp|h|hpp|cs|swift|ex|exs|pl|t):\d+|\bat \S+:\d+|, line \d+`)
+)
+
+func bytesList(ss ...string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
+}

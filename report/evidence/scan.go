@@ -1,0 +1,247 @@
+package evidence
+
+import (
+	"bytes"
+	"math/bits"
+	"strings"
+
+	"github.com/runledger/runledger/report/internal/lines"
+)
+
+// Line is one line of the stored file as the grammars see it.
+type Line struct {
+	Start, End int64 // [Start, End) in the stored file, newline included
+	No         int64 // 1-based line number in the stored file
+	// Text is the line's first bytes without its line ending and terminal
+	// escapes, the last \r-separated segment of a progress line; T is Text
+	// without leading blanks, and Indent how many blanks (a tab counts 4)
+	// were dropped.
+	Text, T []byte
+	Indent  int
+}
+
+// blank reports an empty or all-blank line.
+func (l *Line) blank() bool { return len(l.T) == 0 }
+
+// grammar is one runner's knowledge: it sees every line and collects the
+// blocks that explain that runner's failures.
+type grammar interface {
+	// line reports whether l belongs to evidence the grammar is
+	// collecting (or to a test's output it tracks), so that the generic
+	// matcher leaves it alone.
+	line(l *Line, sc *scanner) bool
+	// reset closes what is open: a piece of the stored file ended.
+	reset()
+	// starts lists the first bytes (after blanks) of the lines that can
+	// open something; "" means any line. busy reports that something is
+	// open and every line must be seen. A grammar that is not busy must
+	// leave every other line alone: the scanner does not show it them.
+	starts() string
+	busy() bool
+}
+
+const digits = "0123456789"
+
+type scanner struct {
+	grammars []grammar
+	generic  *genericGrammar
+	blocks   []*Block
+	spare    Block // where blocks past maxBlocks go, uncounted
+	nGeneric int
+	claimed  bool    // a grammar earlier in the list took the current line
+	prev     [3]Line // the lines before the current one, newest first (spans only)
+	nPrev    int
+	head     []Span
+	tail     ring
+	escBuf   []byte
+	cur      Line
+	// startMask[c] has bit i set when grammar i can open something on a
+	// line starting with c; busyMask when grammar i has something open.
+	startMask [256]uint32
+	busyMask  uint32
+}
+
+func newScanner() *scanner {
+	sc := &scanner{tail: ring{buf: make([]Span, tailLines)}, generic: &genericGrammar{}}
+	sc.grammars = []grammar{
+		newGoGrammar(), &goJSONGrammar{}, &pytestGrammar{}, &unittestGrammar{},
+		&tracebackGrammar{}, &cargoGrammar{}, &jestGrammar{}, &vitestGrammar{},
+		&nodeGrammar{}, &tapGrammar{}, newNumberedGrammar(), &ctestGrammar{},
+		&sanitizerGrammar{}, &jvmGrammar{},
+	}
+	for i, g := range sc.grammars {
+		st := g.starts()
+		for c := range sc.startMask {
+			if st == "" || c != 0 && strings.IndexByte(st, byte(c)) >= 0 {
+				sc.startMask[c] |= 1 << i
+			}
+		}
+	}
+	return sc
+}
+
+// open starts a block; past maxBlocks the block is not kept.
+func (sc *scanner) open(runner, test, role string, kind Kind) *Block {
+	if len(sc.blocks) >= maxBlocks {
+		sc.spare = Block{}
+		return &sc.spare
+	}
+	b := &Block{Runner: runner, Test: test, Role: role, Kind: kind}
+	sc.blocks = append(sc.blocks, b)
+	return b
+}
+
+// before adds up to n of the lines just before the current one to b, when
+// they are adjacent; keep says which of them qualify (nil: all).
+func (sc *scanner) before(b *Block, n int, keep func(*Line) bool) {
+	k := 0
+	for k < min(n, sc.nPrev) && (keep == nil || keep(&sc.prev[k])) {
+		k++
+	}
+	for i := k - 1; i >= 0; i-- {
+		b.add(&sc.prev[i])
+	}
+}
+
+func (sc *scanner) line(l *Line) {
+	sc.claimed = false
+	var first byte
+	if len(l.T) > 0 {
+		first = l.T[0]
+	}
+	for m := sc.busyMask | sc.startMask[first]; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		g := sc.grammars[i]
+		if g.line(l, sc) {
+			sc.claimed = true
+		}
+		if g.busy() {
+			sc.busyMask |= 1 << i
+		} else {
+			sc.busyMask &^= 1 << i
+		}
+	}
+	if !sc.claimed {
+		sc.generic.line(l, sc)
+	} else {
+		sc.generic.reset()
+	}
+	if len(sc.head) < headLines && (len(sc.head) == 0 || sc.head[len(sc.head)-1].End == l.Start) {
+		sc.head = append(sc.head, Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
+	}
+	sc.tail.push(Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
+	copy(sc.prev[1:], sc.prev[:len(sc.prev)-1])
+	sc.prev[0] = Line{Start: l.Start, End: l.End, No: l.No}
+	sc.nPrev = min(sc.nPrev+1, len(sc.prev))
+}
+
+func (sc *scanner) resetSegment() {
+	sc.tail.n, sc.nPrev = 0, 0
+}
+
+func (sc *scanner) endSegment() {
+	for _, g := range sc.grammars {
+		g.reset()
+	}
+	sc.busyMask = 0
+	sc.generic.reset()
+	if len(sc.head) > 0 {
+		sc.head = sc.head[:len(sc.head):len(sc.head)] // the head ends with its piece
+	}
+}
+
+// view makes the Line the grammars see out of the reader's line.
+func (sc *scanner) view(ln *lines.Line, off, no int64) *Line {
+	p := ln.Prefix
+	if n := len(p); n > 0 && p[n-1] == '\n' {
+		p = p[:n-1]
+	}
+	if n := len(p); n > 0 && p[n-1] == '\r' {
+		p = p[:n-1]
+	}
+	if ln.Dirty {
+		p = sc.clean(p)
+	}
+	indent, i := 0, 0
+	for ; i < len(p) && (p[i] == ' ' || p[i] == '\t'); i++ {
+		if p[i] == '\t' {
+			indent += 4
+		} else {
+			indent++
+		}
+	}
+	sc.cur = Line{Start: off, End: off + ln.Len, No: no, Text: p, T: p[i:], Indent: indent}
+	return &sc.cur // reused: a line is not kept past its turn
+}
+
+// clean removes terminal escapes and keeps the last segment of a line
+// rewritten with carriage returns, as a terminal would show it.
+func (sc *scanner) clean(p []byte) []byte {
+	for {
+		i := bytes.LastIndexByte(p, '\r')
+		if i < 0 {
+			break
+		}
+		if i+1 < len(p) {
+			p = p[i+1:]
+			break
+		}
+		p = p[:i]
+	}
+	if bytes.IndexByte(p, 0x1b) < 0 {
+		return p
+	}
+	out := sc.escBuf[:0]
+	for i := 0; i < len(p); {
+		if p[i] == 0x1b {
+			i = lines.SkipEscape(p, i)
+			continue
+		}
+		out = append(out, p[i])
+		i++
+	}
+	sc.escBuf = out
+	return out
+}
+
+// ring keeps the last spans seen, oldest first.
+type ring struct {
+	buf      []Span
+	first, n int
+}
+
+func (r *ring) push(s Span) {
+	if r.n < len(r.buf) {
+		r.buf[(r.first+r.n)%len(r.buf)] = s
+		r.n++
+		return
+	}
+	r.buf[r.first] = s
+	r.first = (r.first + 1) % len(r.buf)
+}
+
+func (r *ring) spans() []Span {
+	out := make([]Span, 0, r.n)
+	for i := 0; i < r.n; i++ {
+		out = append(out, r.buf[(r.first+i)%len(r.buf)])
+	}
+	return out
+}
+
+// hasPrefix is bytes.HasPrefix for a string prefix without a conversion.
+func hasPrefix(b []byte, p string) bool {
+	return len(b) >= len(p) && string(b[:len(p)]) == p
+}
+
+// allOf reports a non-empty line made only of c (a rule like `=====`).
+func allOf(b []byte, c byte, minLen int) bool {
+	if len(b) < minLen {
+		return false
+	}
+	for _, x := range b {
+		if x != c {
+			return false
+		}
+	}
+	return true
+}
