@@ -1,0 +1,186 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/runledger/runledger/store"
+)
+
+// corpusCase is one real runner's output under testdata/corpus (made by the
+// scripts in testdata/corpus/gen) and the root-cause lines it must show.
+type corpusCase struct {
+	name   string
+	dir    string
+	Runner string   `json:"runner"`
+	Must   []string `json:"must"`
+	Why    string   `json:"why"`
+}
+
+func loadCorpus(t *testing.T) []corpusCase {
+	t.Helper()
+	paths, err := filepath.Glob("testdata/corpus/*/want.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no corpus cases under testdata/corpus")
+	}
+	var cases []corpusCase
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := corpusCase{name: filepath.Base(filepath.Dir(p)), dir: filepath.Dir(p)}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if len(c.Must) == 0 {
+			t.Fatalf("%s: no root-cause lines listed", p)
+		}
+		cases = append(cases, c)
+	}
+	sort.Slice(cases, func(i, j int) bool { return cases[i].name < cases[j].name })
+	return cases
+}
+
+// recallRow is what one way of quoting a log shows of one case.
+type recallRow struct {
+	found, of int
+	bytes     int64
+	missing   []string
+}
+
+func (r recallRow) all() bool { return r.found == r.of }
+
+func recall(must []string, texts []string, quoted int64) recallRow {
+	row := recallRow{of: len(must), bytes: quoted}
+	for _, m := range must {
+		ok := false
+		for _, t := range texts {
+			if strings.Contains(t, m) {
+				ok = true
+				break
+			}
+		}
+		if ok {
+			row.found++
+		} else {
+			row.missing = append(row.missing, m)
+		}
+	}
+	return row
+}
+
+// excerptRecall builds the case's report with the given budget and checks
+// the excerpts against the case's root-cause lines.
+func excerptRecall(t *testing.T, c corpusCase, opts ExcerptOptions) (recallRow, *Envelope) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(c.dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := Build(st, Options{Excerpt: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	var quoted int64
+	for _, r := range env.Runs {
+		for _, x := range r.Excerpts {
+			texts = append(texts, x.Text)
+			quoted += x.End - x.Start
+		}
+	}
+	return recall(c.Must, texts, quoted), env
+}
+
+// headTail is what truncating the combined log keeps: its first and last
+// bytes (cut at line ends when lines is true, as Codex keeps lines).
+func headTail(t *testing.T, c corpusCase, n int, lines bool) recallRow {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(c.dir, "store", "*", "output.log"))
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("%s: want one output.log, got %v (%v)", c.name, logs, err)
+	}
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head, tail []byte
+	if lines {
+		ls := bytes.SplitAfter(data, []byte("\n"))
+		if len(ls) > 0 && len(ls[len(ls)-1]) == 0 {
+			ls = ls[:len(ls)-1]
+		}
+		if len(ls) <= 2*n {
+			head = data
+		} else {
+			head, tail = bytes.Join(ls[:n], nil), bytes.Join(ls[len(ls)-n:], nil)
+		}
+	} else if len(data) <= 2*n {
+		head = data
+	} else {
+		head, tail = data[:n], data[len(data)-n:]
+	}
+	return recall(c.Must, []string{string(head), string(tail)}, int64(len(head)+len(tail)))
+}
+
+// TestCorpusRecall: on real runners' output, the excerpts show every
+// root-cause line of every case, at the default budget and at a tight one
+// (which forces the grammars to choose). The table comparing them with
+// head+tail truncation is testdata/corpus/RECALL.md, shown in the README
+// (rewrite with -update).
+func TestCorpusRecall(t *testing.T) {
+	cases := loadCorpus(t)
+	var b strings.Builder
+	b.WriteString("| case | runner | log bytes | excerpts: all root-cause lines? | bytes quoted | at a 1 KiB budget | bytes | head+tail 8+8 KiB | bytes | head+tail 128+128 lines | bytes |\n")
+	b.WriteString("| --- | --- | ---: | --- | ---: | --- | ---: | --- | ---: | --- | ---: |\n")
+	var sum [4]int
+	for _, c := range cases {
+		def, env := excerptRecall(t, c, ExcerptOptions{})
+		tight, _ := excerptRecall(t, c, ExcerptOptions{Bytes: 1 << 10, Block: 1 << 10})
+		ht := headTail(t, c, 8<<10, false)
+		lines := headTail(t, c, 128, true)
+		if !def.all() {
+			t.Errorf("%s (%s): the excerpts miss %q", c.name, c.Runner, def.missing)
+			for _, r := range env.Runs {
+				for _, x := range r.Excerpts {
+					t.Logf("%s %s [%d,%d) %s %q", x.Stream, x.Reason, x.Start, x.End, x.Test, x.Text)
+				}
+			}
+		}
+		if !tight.all() {
+			t.Logf("%s (%s): at a 1 KiB budget the excerpts miss %q (measured, not required)", c.name, c.Runner, tight.missing)
+		}
+		var logBytes int64
+		for _, r := range env.Runs {
+			for _, n := range []string{"stdout", "stderr"} {
+				logBytes += r.Logs[n].Bytes
+			}
+		}
+		for i, r := range []recallRow{def, tight, ht, lines} {
+			if r.all() {
+				sum[i]++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d | %s | %d | %s | %d | %s | %d |\n", c.name, c.Runner, logBytes,
+			yesNo(def), def.bytes, yesNo(tight), tight.bytes, yesNo(ht), ht.bytes, yesNo(lines), lines.bytes)
+	}
+	fmt.Fprintf(&b, "| **all %d cases** | | | **%d** | | **%d** | | **%d** | | **%d** | |\n", len(cases), sum[0], sum[1], sum[2], sum[3])
+	compareGolden(t, "testdata/corpus/RECALL.md", []byte(b.String()))
+}
+
+func yesNo(r recallRow) string {
+	if r.all() {
+		return "yes"
+	}
+	return fmt.Sprintf("no (%d of %d)", r.found, r.of)
+}
