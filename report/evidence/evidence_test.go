@@ -273,11 +273,18 @@ func FuzzPlan(f *testing.F) {
 		for _, p := range ps {
 			n += p.End - p.Start
 		}
-		if limit := b.Bytes + 2*tailBytes + int64(maxLineOver); n > limit {
+		limit := b.Bytes
+		if !ended || len(ps) > 0 && (ps[0].Reason == "head" || ps[len(ps)-1].Reason == "head") {
+			limit += 2 * tailBytes // the forced tail, or head and tail when nothing was found
+		}
+		for _, p := range ps {
+			if p.Reason == "head" {
+				limit += 2 * tailBytes
+				break
+			}
+		}
+		if n > limit {
 			t.Errorf("quoted %d bytes, budget %d", n, b.Bytes)
 		}
 	})
 }
-
-// maxLineOver: a first line may be clipped to the limit, not beyond.
-const maxLineOver = 0

@@ -39,13 +39,22 @@ func (p *planner) quote(r ref, limit int64, reason string) error {
 		if sp.End-sp.Start > limit { // one line longer than the limit: its start
 			sp.End, sp.cutEnd = sp.Start+max(limit, 1), true
 		}
+		if p.fresh(r.in.Stream, sp) > p.budget {
+			continue // the lines already quoted were counted in limit; these do not fit
+		}
 		pc.Span = sp
 		p.add(pc)
-		if p.budget <= 0 {
-			break
-		}
 	}
 	return nil
+}
+
+// fresh is how many bytes of sp are not quoted yet.
+func (p *planner) fresh(stream string, sp Span) int64 {
+	var n int64
+	for _, part := range subtract(sp, p.covered[stream]) {
+		n += part.End - part.Start
+	}
+	return n
 }
 
 // coveredIn is how many bytes of r's block are quoted already, so a block

@@ -52,6 +52,7 @@ type scanner struct {
 	prev     [3]Line // the lines before the current one, newest first (spans only)
 	nPrev    int
 	head     []Span
+	headDone bool
 	tail     ring
 	escBuf   []byte
 	cur      Line
@@ -126,7 +127,7 @@ func (sc *scanner) line(l *Line) {
 	} else {
 		sc.generic.reset()
 	}
-	if len(sc.head) < headLines && (len(sc.head) == 0 || sc.head[len(sc.head)-1].End == l.Start) {
+	if !sc.headDone && len(sc.head) < headLines {
 		sc.head = append(sc.head, Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
 	}
 	sc.tail.push(Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
@@ -145,9 +146,7 @@ func (sc *scanner) endSegment() {
 	}
 	sc.busyMask = 0
 	sc.generic.reset()
-	if len(sc.head) > 0 {
-		sc.head = sc.head[:len(sc.head):len(sc.head)] // the head ends with its piece
-	}
+	sc.headDone = sc.headDone || len(sc.head) > 0 // the head ends with its piece
 }
 
 // view makes the Line the grammars see out of the reader's line.
