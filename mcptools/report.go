@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,7 +73,11 @@ func runText(b *strings.Builder, r report.Run) {
 		fmt.Fprintf(b, "  failed: %s %s\n", f.Name, f.Message)
 	}
 	for _, x := range r.Excerpts {
-		fmt.Fprintf(b, "  excerpt %s bytes %d–%d lines %d–%d (%s) sha256 %s:\n", x.Stream, x.Start, x.End, x.FirstLine, x.LastLine, x.Reason, x.SHA256)
+		why := x.Reason
+		if x.Test != "" {
+			why += " of " + strconv.Quote(x.Test)
+		}
+		fmt.Fprintf(b, "  excerpt %s bytes %d–%d lines %d–%d (%s) sha256 %s:\n", x.Stream, x.Start, x.End, x.FirstLine, x.LastLine, why, x.SHA256)
 		b.WriteString(indent(x.Text))
 	}
 }

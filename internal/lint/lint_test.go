@@ -180,3 +180,20 @@ func TestReadmeCompactionTable(t *testing.T) {
 		t.Errorf("README.md does not hold compaction/testdata/transcripts.golden.md as it is:\n%s", table)
 	}
 }
+
+// TestReadmeRecallTable: the excerpt recall table in README.md is the one
+// TestCorpusRecall measures and keeps as its golden file.
+func TestReadmeRecallTable(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join(root, "report", "testdata", "corpus", "RECALL.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<!-- corpus-recall:begin -->\n" + string(golden) + "<!-- corpus-recall:end -->\n"
+	if !strings.HasPrefix(string(golden), "| case |") || !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not hold report/testdata/corpus/RECALL.md as it is, between its corpus-recall markers")
+	}
+}

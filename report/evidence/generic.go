@@ -8,7 +8,7 @@ import (
 // genericGrammar sees only the lines no runner grammar took. It marks the
 // lines that read as an error in any framework — a leading FAIL, FAILED,
 // ERROR, Error:, error:, fatal, panic, an exception name, an assertion,
-// a crash message, a compiler's `file:L:C: error:` — with two lines of
+// `expected … got`, a crash message, a compiler's `file:L:C: error:` — with two lines of
 // context before and the lines after up to a blank one. Words must start
 // the line (after blanks and a `[LEVEL] ` tag), so prose and source listings
 // that mention them are left alone.
@@ -31,12 +31,13 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 			return
 		}
 	}
-	if at := locationEnd(l.T); at > 0 && hasPrefix(l.T[at:], "runtime error: ") { // UBSan
+	at := locationEnd(l.T)
+	if at > 0 && hasPrefix(l.T[at:], "runtime error: ") { // UBSan
 		b := sc.open("sanitizer", string(clip(l.T, 200)), "sanitizer", KindCrash)
 		b.add(l)
 		return
 	}
-	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !genericMatch(l.T) {
+	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !genericMatch(l.T, at) {
 		return
 	}
 	sc.nGeneric++
@@ -45,23 +46,26 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	g.block.add(l)
 }
 
-// genericMatch reports a line that reads as an error.
-func genericMatch(t []byte) bool {
+// genericMatch reports a line that reads as an error; at is where a
+// leading `file:L:C: ` ends (locationEnd).
+func genericMatch(t []byte, at int) bool {
 	if t[0] == '[' {
 		if m := mavenTag.Find(t); m != nil {
 			t = t[len(m):]
 			if len(t) < 4 {
 				return false
 			}
+			at = locationEnd(t)
 		}
 	}
 	switch t[0] {
 	case 'F':
 		return word(t, "FAIL") || word(t, "FAILED") || word(t, "FAILURE") || word(t, "FATAL") || word(t, "Fatal") || word(t, "Failed")
 	case 'E':
-		return word(t, "ERROR") || word(t, "Error") || word(t, "Exception") || exceptionName(t)
+		return word(t, "ERROR") || word(t, "Error") || word(t, "Exception") || exceptionName(t) ||
+			word(t, "Expected") && genericExpected.Match(t)
 	case 'e':
-		return word(t, "error") || hasPrefix(t, "error[")
+		return word(t, "error") || hasPrefix(t, "error[") || word(t, "expected") && genericExpected.Match(t)
 	case 'f':
 		return word(t, "fatal") || hasPrefix(t, "fatal error")
 	case 'p', 'P':
@@ -82,10 +86,10 @@ func genericMatch(t []byte) bool {
 	if exceptionName(t) {
 		return true
 	}
-	if at := locationEnd(t); at > 0 && (hasPrefix(t[at:], "error") || hasPrefix(t[at:], "fatal error")) {
+	if at > 0 && (hasPrefix(t[at:], "error") || hasPrefix(t[at:], "fatal error")) {
 		return true // a compiler's `file.c:12:5: error: …`
 	}
-	return bytes.Contains(t, []byte("xpected")) && genericExpected.Match(t)
+	return false
 }
 
 // word reports t starting with w as a whole word: followed by the end, a
@@ -128,8 +132,11 @@ func isPathByte(c byte) bool {
 // locationEnd returns the index after a leading `file:L: ` or `file:L:C: `
 // (no blank in file), or -1.
 func locationEnd(t []byte) int {
-	i := bytes.IndexByte(t, ':')
-	if i <= 0 || bytes.IndexByte(t[:i], ' ') >= 0 {
+	i := 0
+	for i < len(t) && t[i] != ':' && t[i] != ' ' && t[i] != '\t' {
+		i++
+	}
+	if i == 0 || i == len(t) || t[i] != ':' {
 		return -1
 	}
 	for n := 0; n < 2; n++ { // line, then an optional column

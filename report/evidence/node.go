@@ -34,7 +34,7 @@ func (g *jestGrammar) line(l *Line, sc *scanner) bool {
 	}
 	if !heading {
 		// `FAIL test/x.test.js`: a file's verdict; its ● blocks explain it
-		return jestFileLine.Match(t)
+		return len(t) > 5 && (t[0] == 'F' || t[0] == 'P') && jestFileLine.Match(t)
 	}
 	g.block, g.console, g.indent = nil, false, l.Indent
 	name := bytes.TrimSpace(t[len("● "):])

@@ -49,7 +49,8 @@ type scanner struct {
 	spare    Block // where blocks past maxBlocks go, uncounted
 	nGeneric int
 	claimed  bool    // a grammar earlier in the list took the current line
-	prev     [3]Line // the lines before the current one, newest first (spans only)
+	prev     [4]Line // a ring of the lines before the current one (spans only); prevAt is the newest
+	prevAt   int
 	nPrev    int
 	head     []Span
 	headDone bool
@@ -92,15 +93,20 @@ func (sc *scanner) open(runner, test, role string, kind Kind) *Block {
 	return b
 }
 
+// back returns the k-th line before the current one (0: the one just before).
+func (sc *scanner) back(k int) *Line {
+	return &sc.prev[(sc.prevAt-k+len(sc.prev))%len(sc.prev)]
+}
+
 // before adds up to n of the lines just before the current one to b, when
 // they are adjacent; keep says which of them qualify (nil: all).
 func (sc *scanner) before(b *Block, n int, keep func(*Line) bool) {
 	k := 0
-	for k < min(n, sc.nPrev) && (keep == nil || keep(&sc.prev[k])) {
+	for k < min(n, sc.nPrev) && (keep == nil || keep(sc.back(k))) {
 		k++
 	}
 	for i := k - 1; i >= 0; i-- {
-		b.add(&sc.prev[i])
+		b.add(sc.back(i))
 	}
 }
 
@@ -131,9 +137,10 @@ func (sc *scanner) line(l *Line) {
 		sc.head = append(sc.head, Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
 	}
 	sc.tail.push(Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
-	copy(sc.prev[1:], sc.prev[:len(sc.prev)-1])
-	sc.prev[0] = Line{Start: l.Start, End: l.End, No: l.No}
-	sc.nPrev = min(sc.nPrev+1, len(sc.prev))
+	sc.prevAt = (sc.prevAt + 1) % len(sc.prev)
+	p := &sc.prev[sc.prevAt]
+	p.Start, p.End, p.No = l.Start, l.End, l.No
+	sc.nPrev = min(sc.nPrev+1, len(sc.prev)-1)
 }
 
 func (sc *scanner) resetSegment() {
