@@ -60,7 +60,7 @@ func TestClassify(t *testing.T) {
 		{"maven success", "[INFO] Tests run: 3, Failures: 0\n[INFO] BUILD SUCCESS\n", OutcomePassed, "pass_marker"},
 		{"gradle failed", "> Task :test FAILED\n\nBUILD FAILED in 2s\n", OutcomeFailed, "failure_marker"},
 		{"session start only", "============================= test session starts ==============================\ncollected 3 items\n", OutcomeUnknown, "run_marker"},
-		{"failure quoted in a fence of a passing run", goPassed + "```\n--- FAIL: TestOld\n```\n", OutcomeUnknown, "quoted_failure"},
+		{"failure quoted in a fence of a passing run", goPassed + "```\n--- FAIL: TestOld (0.00s)\n```\n", OutcomeUnknown, "quoted_failure"},
 
 		// Shapes that contain markers but are not runs.
 		{"numbered source read", "   40\tdef test_x():\n   41\t    out = run()\n   42\tTraceback (most recent call last):\n   43\tFAILED x\n   44\t===== 1 failed, 2 passed in 0.1s =====\n", OutcomeNotRun, "numbered_source"},

@@ -26,7 +26,7 @@ func TestCompactDecisions(t *testing.T) {
 		{"earlier unknown kept", []string{"===== test session starts =====\ncollected 3 items\n" + strings.Repeat(".", 600) + "\n", goPassed}, Options{}, []string{ReasonUnknown, ReasonLatest}},
 		{"small failure", []string{goFailed, goPassed}, Options{}, []string{ReasonTooSmall, ReasonLatest}},
 		{"small failure, no minimum", []string{goFailed, goPassed}, Options{MinTokens: -1}, []string{ReasonCollapsed, ReasonLatest}},
-		{"no gain", []string{"FAIL\tx\n", goPassed}, Options{MinTokens: -1}, []string{ReasonNoGain, ReasonLatest}},
+		{"no gain", []string{"FAIL\tx\t0.01s\n", goPassed}, Options{MinTokens: -1}, []string{ReasonNoGain, ReasonLatest}},
 		{"has marker", []string{bigFail + "see <<cg:0123456789abcdef>>\n", goPassed}, Options{}, []string{ReasonHasMarker, ReasonLatest}},
 		{"has JSON-escaped marker", []string{escaped, goPassed}, Options{}, []string{ReasonHasMarker, ReasonLatest}},
 		{"mode off", []string{bigFail, goPassed}, Options{MarkerMode: ModeOff}, []string{ReasonModeOff, ReasonModeOff}},

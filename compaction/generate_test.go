@@ -11,9 +11,12 @@ import (
 	"testing"
 )
 
-// go test ./compaction -run TestGenerateTranscripts -generate
+// go test ./compaction -run TestGenerateTranscripts -generate [-scenario NAME]
 // rebuilds testdata/transcripts from real fix → re-run loops.
-var generate = flag.Bool("generate", false, "regenerate testdata/transcripts by running go test and pytest for real")
+var (
+	generate = flag.Bool("generate", false, "regenerate testdata/transcripts by running go test and pytest for real")
+	only     = flag.String("scenario", "", "with -generate, regenerate only this scenario")
+)
 
 // transcript is one recorded session. Run and ExitCode are the ground
 // truth the measurement checks decisions against: they come from what was
@@ -61,6 +64,9 @@ func TestGenerateTranscripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range scenarios() {
+		if *only != "" && sc.name != *only {
+			continue
+		}
 		tr := runScenario(t, sc)
 		data, err := json.MarshalIndent(tr, "", "  ")
 		if err != nil {

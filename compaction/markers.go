@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/runledger/runledger/report/runners"
 )
 
 type polarity int
@@ -37,10 +39,6 @@ var anchored = []struct {
 	{regexp.MustCompile(`^FAILED\b`), marker{true, failing, "failure_marker"}},
 	{regexp.MustCompile(`^panic:`), marker{true, failing, "failure_marker"}},
 	{regexp.MustCompile(`^npm (ERR!|error )`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^--- FAIL:`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^--- PASS:`), marker{true, passing, "pass_marker"}},
-	{regexp.MustCompile(`^FAIL\t\S`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^ok  \t\S`), marker{true, passing, "pass_marker"}},
 	{regexp.MustCompile(`^not ok \d+\b`), marker{true, failing, "failure_marker"}},
 	{regexp.MustCompile(`^FAIL$`), marker{false, failing, "failure_marker"}},
 	{regexp.MustCompile(`^PASS$`), marker{false, passing, "pass_marker"}},
@@ -52,8 +50,6 @@ var (
 	levelTagRe = regexp.MustCompile(`^\[(INFO|ERROR|WARNING|WARN)\] `)
 	// exitRe: the status lines of go run, shells and CI wrappers.
 	exitRe = regexp.MustCompile(`^(?i:exit status|exit code:?|exited with code|process exited with code) (-?\d+)\b`)
-	// cargo: "test result: FAILED. 1 passed; 1 failed; 0 ignored; ..."
-	cargoRe = regexp.MustCompile(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed`)
 	// node's TAP ("# fail 1") and spec ("ℹ fail 1") reporters.
 	tapRe = regexp.MustCompile(`^(?:#|ℹ) (pass|fail) (\d+)\s*$`)
 )
@@ -62,6 +58,9 @@ var (
 func matchMarker(line string) (marker, bool) {
 	t := strings.TrimSpace(line)
 	t = levelTagRe.ReplaceAllString(t, "")
+	if m, ok := resultMarker(t); ok {
+		return m, true
+	}
 	for _, a := range anchored {
 		if a.re.MatchString(t) {
 			return a.m, true
@@ -73,14 +72,30 @@ func matchMarker(line string) (marker, bool) {
 		}
 		return marker{}, false
 	}
-	if m := cargoRe.FindStringSubmatch(t); m != nil {
-		return countMarker(m[1] == "FAILED" || m[3] != "0", true), true
-	}
 	if m := tapRe.FindStringSubmatch(t); m != nil {
 		fail := m[1] == "fail" && m[2] != "0"
 		return countMarker(fail, m[1] == "pass" || m[2] == "0"), true
 	}
 	return countLine(t)
+}
+
+// resultMarker reads the result lines the report's runner parsers count
+// (go's `--- FAIL: x (0.00s)` and package lines, cargo's `test result:`,
+// gotestsum's DONE), in the exact shape the runner prints them, so a test
+// file's expected output or a note is not taken for a run.
+func resultMarker(t string) (marker, bool) {
+	v := runners.ResultLine(t)
+	switch {
+	case v == runners.NoVerdict:
+		return marker{}, false
+	case strings.HasPrefix(t, "test result: ") || strings.HasPrefix(t, "DONE "):
+		return countMarker(v == runners.Failed, v == runners.Passed), true
+	case v == runners.Failed:
+		return marker{true, failing, "failure_marker"}, true
+	case v == runners.Passed:
+		return marker{true, passing, "pass_marker"}, true
+	}
+	return marker{true, neutral, "run_marker"}, true
 }
 
 func countMarker(fail, pass bool) marker {

@@ -358,6 +358,15 @@ func scenarios() []scenario {
 			{cmd: pytest, run: true},
 			{write: map[string]string{"calc.py": calcPyFixed}, cmd: pytest, run: true},
 		}},
+		{"go-stdlib-source-traps", "after a failing go test: Go's own testing/sub_test.go read with sed (its expected outputs hold `--- FAIL: x (N.NNs)` at line starts), grep hits, a JSON body and Markdown notes quoting runs; then a half fix still fails", []step{
+			{write: goBase, cmd: initRepo + " && " + goTest, run: true},
+			{cmd: `sed -n '120,260p' "$(go env GOROOT)/src/testing/sub_test.go"`},
+			{cmd: `grep -rn -- '--- FAIL' "$(go env GOROOT)/src/testing/sub_test.go" | head -20`},
+			{write: map[string]string{"result.json": resultJSON}, cmd: "cat result.json"},
+			{write: map[string]string{"NOTES.md": goNotesMd}, cmd: "cat NOTES.md"},
+			{write: map[string]string{"calc.go": calcGoHalf}, cmd: goTest, run: true},
+			{cmd: `sed -n '160,180p' "$(go env GOROOT)/src/testing/sub_test.go"`},
+		}},
 		{"py-markdown-notes", "notes quoting pytest output in a fence and indented are read between runs", []step{
 			{write: map[string]string{"calc.py": calcPyBuggy, "test_calc.py": testCalcPy, "NOTES.md": notesMd}, cmd: "cat NOTES.md"},
 			{cmd: pytest, run: true},
@@ -385,3 +394,20 @@ func scenarios() []scenario {
 		}},
 	}
 }
+
+// resultJSON is a JSON body carrying run output in its strings, as an API
+// or a CI tool returns it.
+const resultJSON = `{
+  "status": "failed",
+  "output": "--- FAIL: TestAdd (0.00s)\n    calc_test.go:9: Add(1, 2) = -1, want 3\nFAIL\nFAIL\texample.com/calc\t0.002s\n",
+  "lines": [
+    "--- FAIL: TestMul (0.00s)",
+    "FAIL\texample.com/calc\t0.002s"
+  ]
+}
+`
+
+// goNotesMd quotes an earlier run in a fence and indented.
+const goNotesMd = "# Notes\n\nThe first run said:\n\n```text\n--- FAIL: TestAdd (0.00s)\n" +
+	"    calc_test.go:9: Add(1, 2) = -1, want 3\nFAIL\nFAIL\texample.com/calc\t0.002s\n```\n\n" +
+	"and later, indented:\n\n    --- FAIL: TestMul (0.00s)\n    FAIL\texample.com/calc\t0.003s\n"
