@@ -38,11 +38,19 @@ const DefaultMinTokens = 100
 type Options struct {
 	MinTokens  int
 	MarkerMode MarkerMode
+	// Expand is the command a collapsed output's pointer line names to get
+	// the text back, before the hash: "runledger expand" by default; a
+	// caller keeping its texts elsewhere names that store, so that copying
+	// the hint works ("runledger expand --store DIR").
+	Expand string
 }
 
 func (o Options) normalized() (Options, error) {
 	if o.MinTokens == 0 {
 		o.MinTokens = DefaultMinTokens
+	}
+	if o.Expand == "" {
+		o.Expand = "runledger expand"
 	}
 	switch o.MarkerMode {
 	case "":
@@ -153,7 +161,7 @@ func skipReason(text string, v Verdict, latest bool, opts Options) string {
 // that would not make it smaller.
 func collapse(o Output, v Verdict, d Decision, opts Options, store Store) (string, Decision, error) {
 	hash := Hash([]byte(o.Text))
-	line := pointerLine(o.Text, v, hash, opts.MarkerMode)
+	line := pointerLine(o.Text, v, hash, opts)
 	if len(line) >= len(o.Text) {
 		d.Reason = ReasonNoGain
 		return o.Text, d, nil
@@ -169,14 +177,14 @@ func collapse(o Output, v Verdict, d Decision, opts Options, store Store) (strin
 
 // pointerLine is the one line left in place of a collapsed run: the
 // marker, the line that showed the failure, and how to get the rest.
-func pointerLine(text string, v Verdict, hash string, mode MarkerMode) string {
+func pointerLine(text string, v Verdict, hash string, opts Options) string {
 	lines := strings.Count(text, "\n")
 	if !strings.HasSuffix(text, "\n") {
 		lines++
 	}
 	where := "not stored"
-	if mode == ModeFull {
-		where = "runledger expand " + hash
+	if opts.MarkerMode == ModeFull {
+		where = opts.Expand + " " + hash
 	}
 	line := fmt.Sprintf("%s%s failed at line %d: %q (%d bytes, %d lines; %s)",
 		supersededLinePrefx, Marker(hash), v.Line, clip(v.Evidence, 120), len(text), lines, where)

@@ -65,9 +65,13 @@ func (t *tools) markerSource(hash string) (source, string, error) {
 	if l != nil {
 		return &localSource{log: l, run: rec.ID}, "run_output", nil
 	}
-	text, err := compaction.Expand(&compaction.DirStore{Dir: filepath.Join(t.store.Dir, CompactedDir)}, hash)
+	cg := t.opts.CompactStore
+	if cg == "" {
+		cg = filepath.Join(t.store.Dir, CompactedDir)
+	}
+	text, err := compaction.Expand(&compaction.DirStore{Dir: cg}, hash)
 	if errors.Is(err, compaction.ErrNotFound) {
-		return nil, "", fmt.Errorf("marker %s: no run's output and no compacted text in %s has that hash", hash, t.store.Dir)
+		return nil, "", fmt.Errorf("marker %s: no run's output in %s and no compacted text in %s has that hash (a store compact was given with --store: start runledger mcp with the same --store)", hash, t.store.Dir, cg)
 	}
 	if err != nil {
 		return nil, "", err

@@ -28,6 +28,9 @@ const MinResultBytes = 1 << 10
 type Options struct {
 	// StoreDir is the run store (".runledger" by default).
 	StoreDir string
+	// CompactStore is where `runledger compact` kept collapsed texts, for
+	// the expand tool; "" means StoreDir/.cg, compact's default.
+	CompactStore string
 	// WorkDir confines the run tool's dir argument; "" is the process's
 	// working directory.
 	WorkDir string

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/runledger/runledger/compaction"
 	"github.com/runledger/runledger/mcptools"
@@ -12,7 +15,9 @@ import (
 type compactOptions struct {
 	minTokens int
 	mode      string
-	store     string
+	store     string // where collapsed texts are kept
+	defStore  string // the default store, which the expand hint need not name
+	decisions string // file for the per-output decisions, "" for none
 }
 
 func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writer) (*compactOptions, error) {
@@ -20,7 +25,9 @@ func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writ
 	fs := newFlagSet("compact", "[flags] < outputs.json", stderr)
 	fs.IntVar(&o.minTokens, "min-tokens", compaction.DefaultMinTokens, "leave outputs smaller than this many tokens (bytes/4) alone; -1: no minimum")
 	fs.StringVar(&o.mode, "marker-mode", "full", "`mode`: full (store and marker), summary (marker only) or off")
-	fs.StringVar(&o.store, "store", filepath.Join(storeDir(getenv), mcptools.CompactedDir), "`directory` keeping collapsed texts for runledger expand")
+	o.defStore = compactStore(getenv)
+	fs.StringVar(&o.store, "store", o.defStore, "`directory` keeping collapsed texts for runledger expand (env RUNLEDGER_DIR: DIR/.cg)")
+	fs.StringVar(&o.decisions, "decisions", "", "also write what was decided for each output, as JSON, to this `file`")
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
@@ -46,5 +53,43 @@ func cmdCompact(a *app, args []string) error {
 		return err
 	}
 	opts := compaction.Options{MinTokens: o.minTokens, MarkerMode: compaction.MarkerMode(o.mode)}
-	return compaction.Filter(a.stdin, a.stdout, opts, &compaction.DirStore{Dir: o.store})
+	if filepath.Clean(o.store) != filepath.Clean(o.defStore) {
+		opts.Expand = "runledger expand --store " + shellWord(o.store)
+	}
+	decisions, err := compaction.Filter(a.stdin, a.stdout, opts, &compaction.DirStore{Dir: o.store})
+	if err != nil {
+		return err
+	}
+	collapsed := 0
+	for _, d := range decisions {
+		if d.Decision == compaction.Collapsed {
+			collapsed++
+		}
+	}
+	fmt.Fprintf(a.stderr, "compact: %d of %d outputs collapsed; texts kept in %s\n", collapsed, len(decisions), o.store)
+	if o.decisions == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(decisions, "", "  ")
+	if err != nil {
+		return fmt.Errorf("compact: encode decisions: %w", err)
+	}
+	if err := os.WriteFile(o.decisions, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("compact: write decisions: %w", err)
+	}
+	return nil
+}
+
+// compactStore is where compact keeps collapsed texts and expand looks for
+// them unless told otherwise: .cg inside the run store.
+func compactStore(getenv func(string) string) string {
+	return filepath.Join(storeDir(getenv), mcptools.CompactedDir)
+}
+
+// shellWord quotes s for a POSIX shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -15,13 +15,15 @@ import (
 
 type expandOptions struct {
 	dir, ref string
+	store    string    // where compact kept collapsed texts
 	art      logSource // where to look when the marker is not in the local store
 }
 
 func parseExpandFlags(args []string, getenv func(string) string, stderr io.Writer) (*expandOptions, error) {
 	o := &expandOptions{}
 	fs := newFlagSet("expand", "[flags] HASH|<<cg:HASH>>", stderr)
-	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
+	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR): superseded runs' outputs")
+	fs.StringVar(&o.store, "store", "", "`directory` where runledger compact kept collapsed texts (default DIR/.cg, as compact's)")
 	fs.StringVar(&o.art.repo, "repo", "", "also look in an uploaded artifact of this `owner/name`")
 	fs.Int64Var(&o.art.artifact, "artifact", 0, "artifact `id`, with --repo")
 	fs.StringVar(&o.art.zip, "artifact-file", "", "also look in a downloaded artifact `zip`")
@@ -32,6 +34,9 @@ func parseExpandFlags(args []string, getenv func(string) string, stderr io.Write
 		return nil, &usageError{"want exactly one HASH or marker"}
 	}
 	o.ref = fs.Arg(0)
+	if o.store == "" {
+		o.store = filepath.Join(o.dir, mcptools.CompactedDir)
+	}
 	return o, o.art.check()
 }
 
@@ -57,12 +62,12 @@ func cmdExpand(a *app, args []string) error {
 		defer l.Close()
 		return l.CopyRange(a.stdout, 0, l.Stream.Bytes)
 	}
-	text, err := compaction.Expand(&compaction.DirStore{Dir: filepath.Join(st.Dir, mcptools.CompactedDir)}, hash)
+	text, err := compaction.Expand(&compaction.DirStore{Dir: o.store}, hash)
 	if errors.Is(err, compaction.ErrNotFound) && o.art.remote() {
 		text, err = a.expandFromArtifact(o, hash)
 	}
 	if errors.Is(err, compaction.ErrNotFound) {
-		return fmt.Errorf("marker %s: no run's output and no compacted text in %s has that hash", hash, st.Dir)
+		return fmt.Errorf("marker %s: no run's output in %s and no compacted text in %s has that hash (compact --store DIR? then expand --store DIR)", hash, st.Dir, o.store)
 	}
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 
 type mcpOptions struct {
 	dir            string
+	store          string
 	allowRun       bool
 	maxResultBytes int
 }
@@ -24,6 +25,7 @@ func parseMCPFlags(args []string, getenv func(string) string, stderr io.Writer) 
 	o := &mcpOptions{}
 	fs := newFlagSet("mcp", "[flags]   (an MCP server on stdin/stdout)", stderr)
 	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
+	fs.StringVar(&o.store, "store", "", "`directory` where runledger compact kept collapsed texts, for expand (default DIR/.cg, as compact's)")
 	fs.BoolVar(&o.allowRun, "allow-run", false, "offer the run tool, which executes commands in the working directory")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", mcptools.DefaultMaxResultBytes,
 		fmt.Sprintf("bound on each tool result, text plus JSON, in `bytes` (at least %d)", mcptools.MinResultBytes))
@@ -46,7 +48,7 @@ func cmdMCP(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcptools.NewServer(mcptools.Options{StoreDir: o.dir, AllowRun: o.allowRun,
+	srv, err := mcptools.NewServer(mcptools.Options{StoreDir: o.dir, CompactStore: o.store, AllowRun: o.allowRun,
 		MaxResultBytes: o.maxResultBytes, Getenv: a.getenv, Version: buildVersion()})
 	if err != nil {
 		return err

@@ -3,16 +3,22 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/runledger/runledger/artifact"
+	"github.com/runledger/runledger/compaction"
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/store"
 )
@@ -206,4 +212,136 @@ func TestShowFromArtifactZip(t *testing.T) {
 	if code != 0 || out != "first\nsecond\n" {
 		t.Fatalf("expand from the artifact: exit %d out %q stderr %s", code, out, stderr)
 	}
+}
+
+// TestCompactStoreRoundTrip: compact into a store that is not the default,
+// through the real binary, then get every collapsed text back by every
+// documented way — the hint the marker line gives, run as it reads;
+// expand --store; the MCP expand tool of a server started with the same
+// --store — byte for byte. The traps in the transcript (Go's own
+// sub_test.go read with sed, grep hits, a JSON body, Markdown notes) keep
+// their text, and compacting the result again changes nothing.
+func TestCompactStoreRoundTrip(t *testing.T) {
+	data, err := os.ReadFile("../../compaction/testdata/transcripts/go-stdlib-source-traps.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		Outputs []struct {
+			ID   string `json:"id"`
+			Text string `json:"text"`
+			Run  bool   `json:"run"`
+		} `json:"outputs"`
+	}
+	if err := json.Unmarshal(data, &tr); err != nil {
+		t.Fatal(err)
+	}
+	type output struct {
+		ID   string `json:"id"`
+		Text string `json:"text"`
+	}
+	var in []output
+	byText := map[string]bool{}
+	for _, o := range tr.Outputs {
+		in = append(in, output{o.ID, o.Text})
+		byText[o.Text] = true
+	}
+	input, _ := json.Marshal(in)
+	work, cg := t.TempDir(), filepath.Join(t.TempDir(), "agent cg")
+	decisions := filepath.Join(work, "decisions.json")
+	compact := func(stdin []byte) ([]byte, string) {
+		cmd := exec.Command(binary, "compact", "--store", cg, "--decisions", decisions)
+		cmd.Dir, cmd.Env, cmd.Stdin = work, append(os.Environ(), "RUNLEDGER_DIR="), bytes.NewReader(stdin)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("compact: %v, stderr %q", err, stderr.String())
+		}
+		return out, stderr.String()
+	}
+	out, stderr := compact(input)
+	if !strings.Contains(stderr, "compact: 1 of 7 outputs collapsed") {
+		t.Errorf("compact's note on stderr: %q", stderr)
+	}
+	var got []output
+	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(in) {
+		t.Fatalf("compact did not write the input's array shape: %v\n%s", err, out)
+	}
+	hints := 0
+	for i, o := range got {
+		if o.ID != in[i].ID {
+			t.Errorf("output %d: id %q, want %q", i, o.ID, in[i].ID)
+		}
+		if !strings.Contains(o.Text, "<<cg:") {
+			if o.Text != in[i].Text {
+				t.Errorf("%s was changed but carries no marker", o.ID)
+			}
+			continue
+		}
+		if !tr.Outputs[i].Run || i == len(in)-2 {
+			t.Errorf("%s collapsed: only the earlier failing run may be", o.ID)
+		}
+		m := regexp.MustCompile(`; (runledger expand --store .+ ([0-9a-f]{16}))\)`).FindStringSubmatch(o.Text)
+		if m == nil {
+			t.Fatalf("the pointer line does not name the store: %q", o.Text)
+		}
+		hints++
+		hint, hash := m[1], m[2]
+		sh := exec.Command("sh", "-c", strings.Replace(hint, "runledger", binary, 1))
+		sh.Dir, sh.Env = t.TempDir(), append(os.Environ(), "RUNLEDGER_DIR=")
+		text, err := sh.Output()
+		if err != nil || string(text) != in[i].Text {
+			t.Errorf("the hint %q, run as it reads, did not restore %s: %v", hint, o.ID, err)
+		}
+		code, text2, stderr := runApp(t, t.TempDir(), "", "expand", "--store", cg, hash)
+		if code != 0 || text2 != in[i].Text {
+			t.Errorf("expand --store: exit %d %s", code, stderr)
+		}
+		if mcpText := mcpExpand(t, cg, hash); mcpText != in[i].Text {
+			t.Errorf("MCP expand with --store restored %d bytes, want the %d of %s", len(mcpText), len(in[i].Text), o.ID)
+		}
+		code, _, stderr = runApp(t, t.TempDir(), "", "expand", hash)
+		if code == 0 || !strings.Contains(stderr, "--store") {
+			t.Errorf("expand in the default store found it, or its error does not point at --store: %s", stderr)
+		}
+	}
+	if hints != 1 {
+		t.Errorf("%d collapsed outputs, want 1", hints)
+	}
+	var ds []compaction.Decision
+	if raw, err := os.ReadFile(decisions); err != nil || json.Unmarshal(raw, &ds) != nil || len(ds) != len(in) {
+		t.Errorf("--decisions wrote no decision per output: %v", err)
+	}
+	if again, _ := compact(out); !bytes.Equal(again, out) {
+		t.Errorf("compacting twice changed the output:\n%s", again)
+	}
+}
+
+// mcpExpand calls the expand tool of `runledger mcp --store cg` with the
+// Go SDK's client over stdio and returns the text it restored.
+func mcpExpand(t *testing.T, cg, hash string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(binary, "mcp", "--dir", t.TempDir(), "--store", cg)
+	client := mcp.NewClient(&mcp.Implementation{Name: "runledger-test", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "expand", Arguments: map[string]any{"marker": hash}})
+	if err != nil || res.IsError {
+		t.Fatalf("MCP expand: %v %+v", err, res)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		Text    string   `json:"text"`
+		LeftOut []string `json:"left_out"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || len(out.LeftOut) > 0 {
+		t.Fatalf("MCP expand result: %v, left out %v", err, out.LeftOut)
+	}
+	return out.Text
 }
