@@ -51,14 +51,18 @@ func (o MarkdownOptions) budget() int {
 // mdPlan says how much a render leaves out to fit the budget.
 type mdPlan struct {
 	lines, width int  // excerpt Text limits; 0 means none
+	dropDup      int  // a test's second and later excerpts left out, lowest priority first
 	dropEx       int  // excerpts left out, lowest priority first
 	dropSup      int  // superseded attempts left out, last first
 	clamp        int  // untrusted summary and warning strings cut to this; 0 means none
 	over         bool // nothing more can go: say the budget is exceeded
 }
 
-// mdTrims are the excerpt shrinking steps: fewer context lines, narrower lines.
-var mdTrims = [][2]int{{0, 0}, {40, 400}, {20, 200}, {10, 160}, {5, 120}, {2, 120}}
+// mdTrims are the excerpt shrinking steps: fewer context lines, narrower
+// lines. Before any of them, a test's later excerpts go (mdDupOrder):
+// cutting excerpts to fewer lines would drop the assertion and location
+// lines the evidence planner chose for each test's first one.
+var mdTrims = [][2]int{{40, 400}, {20, 200}, {10, 160}, {5, 120}, {2, 120}}
 
 // RenderMarkdown renders env as a PR comment body of at most opts.MaxBytes
 // bytes: a status line showing exactly env.Status, a table with one row per
@@ -68,8 +72,9 @@ var mdTrims = [][2]int{{0, 0}, {40, 400}, {20, 200}, {10, 160}, {5, 120}, {2, 12
 //
 // To fit, failure messages and warnings over 2000 bytes are cut first (one
 // such string must not squeeze out every excerpt), then excerpts shrink
-// (fewer lines, then narrower lines, then whole excerpts left out, lowest
-// priority first), then superseded attempts go, then failure messages and
+// (a test's later excerpts left out, then fewer and narrower lines, then
+// whole excerpts left out, lowest priority first),
+// then superseded attempts go, then failure messages and
 // warnings are cut further; every cut
 // leaves a marker saying how many bytes went and where they are. The
 // embedded envelope is the one actually shown: a copy of env with the same
@@ -101,6 +106,16 @@ func RenderMarkdown(env *Envelope, opts MarkdownOptions) (string, error) {
 	// A huge untrusted string (a 100 KiB assertion diff as a failure
 	// message) would otherwise squeeze out every excerpt: cut those first.
 	p.clamp = 2000
+	if body, err := render(p); err != nil || len(body) <= budget {
+		return body, err
+	}
+	if n := len(mdDupOrder(env)); n > 0 {
+		body, ok, err := mdSearch(render, p, func(p *mdPlan, k int) { p.dropDup = k }, n, budget)
+		if err != nil || ok {
+			return body, err
+		}
+		p.dropDup = n
+	}
 	for _, t := range mdTrims {
 		p.lines, p.width = t[0], t[1]
 		if body, err := render(p); err != nil || len(body) <= budget {
@@ -203,6 +218,24 @@ func mdDropOrder(env *Envelope) [][2]int {
 	return order
 }
 
+// mdDupOrder lists, in mdDropOrder's order, the excerpts that are not
+// their test's first: a test's first excerpt holds its evidence, the
+// later ones grow it.
+func mdDupOrder(env *Envelope) [][2]int {
+	var out [][2]int
+	for _, x := range mdDropOrder(env) {
+		r := env.Runs[x[0]]
+		test := r.Excerpts[x[1]].Test
+		for _, prev := range r.Excerpts[:x[1]] {
+			if test != "" && prev.Test == test {
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // mdApply returns a copy of env with plan p's cuts applied and Omitted
 // counting them, and the excerpts left out per run index.
 func mdApply(env *Envelope, p mdPlan) (*Envelope, map[int][]Excerpt) {
@@ -215,6 +248,11 @@ func mdApply(env *Envelope, p mdPlan) (*Envelope, map[int][]Excerpt) {
 	drop := map[[2]int]bool{}
 	for _, x := range mdDropOrder(env)[:p.dropEx] {
 		drop[x] = true
+	}
+	if p.dropDup > 0 {
+		for _, x := range mdDupOrder(env)[:p.dropDup] {
+			drop[x] = true
+		}
 	}
 	dropped := map[int][]Excerpt{}
 	if env.Runs != nil {

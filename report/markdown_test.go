@@ -434,3 +434,41 @@ func TestMayShowLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderMarkdownDropsRepeatsFirst: when a run's excerpts do not fit,
+// a test's later excerpts go before every excerpt is cut to a few lines,
+// so each test keeps the assertion lines its first excerpt holds.
+func TestRenderMarkdownDropsRepeatsFirst(t *testing.T) {
+	r := fixtureRun("unit", 1, "failed", intp(1))
+	var off int64
+	for i := range 6 {
+		first := fmt.Sprintf("=== RUN   TestCase%d\n", i) + strings.Repeat("    case_test.go:10: step\n", 12) +
+			fmt.Sprintf("    case_test.go:13: got %d, want %d\n--- FAIL: TestCase%d (0.00s)\n", i, i+1, i)
+		x := fixtureExcerpt("stdout", off, 1, "failure", first)
+		x.Test = fmt.Sprintf("TestCase%d", i)
+		r.Excerpts = append(r.Excerpts, x)
+		off += int64(len(first))
+	}
+	for i := range 6 {
+		more := strings.Repeat(fmt.Sprintf("    case_test.go:99: TestCase%d logged a long line of context\n", i), 30)
+		x := fixtureExcerpt("stdout", off, 1, "failure", more)
+		x.Test = fmt.Sprintf("TestCase%d", i)
+		r.Excerpts = append(r.Excerpts, x)
+		off += int64(len(more))
+	}
+	env := Envelope{Schema: Schema, Status: "failed", Runs: []Run{r}, Superseded: []Superseded{}}
+	body, err := RenderMarkdown(&env, MarkdownOptions{MaxBytes: 12000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBody(t, &env, MarkdownOptions{MaxBytes: 12000}, body)
+	visible, _, _ := strings.Cut(body, MarkerEnvelopeBegin)
+	for i := range 6 {
+		if want := fmt.Sprintf("case_test.go:13: got %d, want %d", i, i+1); !strings.Contains(visible, want) {
+			t.Errorf("%q was cut; the repeats should have gone first:\n%s", want, visible)
+		}
+	}
+	if n := strings.Count(visible, "logged a long line of context"); n >= 6*30 {
+		t.Errorf("all %d repeat lines shown: want repeats left out first", n)
+	}
+}

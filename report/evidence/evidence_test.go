@@ -58,6 +58,14 @@ func TestGrammars(t *testing.T) {
 			not:  []string{"fetched 3 rows"},
 		},
 		{
+			name: "go: a package that passed printed --- FAIL lines it expected (testify's suite)",
+			log: "=== RUN   TestSuiteFails\n=== RUN   TestSuiteFails/Inner\n    suite_test.go:42: inner failure the suite expects\n" +
+				"    --- FAIL: TestSuiteFails/Inner (0.00s)\n--- PASS: TestSuiteFails (0.00s)\nPASS\nok  \tex.com/suite\t0.1s\n" +
+				noise(150, "Other") + "=== RUN   TestReal\n    real_test.go:7: got 3, want 2\n--- FAIL: TestReal (0.00s)\nFAIL\nFAIL\tex.com/real\t0.1s\n",
+			want: []string{"real_test.go:7: got 3, want 2"},
+			not:  []string{"inner failure the suite expects"},
+		},
+		{
 			name: "go plain: indented output under --- FAIL",
 			log: strings.Repeat("ok  \tex.com/a\t0.01s\n", 300) + "--- FAIL: TestAdd (0.00s)\n    add_test.go:9: Add(2,2) = 5, want 4\nFAIL\nFAIL\tex.com/add\t0.01s\n" +
 				strings.Repeat("ok  \tex.com/z\t0.01s\n", 300),

@@ -24,7 +24,8 @@ type goGrammar struct {
 	frames  bool // the panic's goroutine trace has begun
 	race    *Block
 	build   *Block
-	buildOK bool // the `# pkg` line was followed by an error line
+	buildOK bool     // the `# pkg` line was followed by an error line
+	failed  []*Block // the current package's failing tests
 }
 
 func newGoGrammar() *goGrammar { return &goGrammar{active: map[string]*Block{}} }
@@ -37,7 +38,7 @@ func (g *goGrammar) busy() bool {
 
 func (g *goGrammar) reset() {
 	clear(g.active)
-	g.cur, g.verdict, g.panic, g.race, g.build = nil, nil, nil, nil, nil
+	g.cur, g.verdict, g.panic, g.race, g.build, g.failed = nil, nil, nil, nil, nil, nil
 }
 
 func (g *goGrammar) line(l *Line, sc *scanner) bool {
@@ -88,6 +89,12 @@ func (g *goGrammar) line(l *Line, sc *scanner) bool {
 		}
 	case 'o', 'F', 'P', '?':
 		if goPackageEnd(t) {
+			if hasPrefix(t, "ok  \t") {
+				g.demote() // the package passed: its --- FAIL lines were its tests' own subject
+			}
+			if len(t) > 4 { // a package line, not the bare PASS or FAIL before it
+				g.failed = g.failed[:0]
+			}
 			g.endPackage()
 			return true // a verdict the envelope's summary states: not an error line
 		}
@@ -209,6 +216,9 @@ func (g *goGrammar) result(l *Line, sc *scanner) bool {
 	if b != nil {
 		kept.Spans, kept.Lines = b.Spans, b.Lines
 	}
+	if len(g.failed) < maxBlocks {
+		g.failed = append(g.failed, kept)
+	}
 	kept.heading = b == nil || b.Lines == 0
 	kept.add(l)
 	g.verdict, g.vIndent = kept, l.Indent
@@ -251,6 +261,15 @@ func (g *goGrammar) endPackage() {
 	g.cur, g.verdict = nil, nil
 }
 
+// demote turns the failures of a package that passed into verdicts: a
+// package that tests a test framework (testify's suite) prints --- FAIL
+// lines of inner tests it expects to fail, and they explain nothing.
+func (g *goGrammar) demote() {
+	for _, b := range g.failed {
+		b.Kind, b.Role = KindVerdict, "verdict"
+	}
+}
+
 // clip returns at most n bytes of b.
 func clip(b []byte, n int) []byte {
 	if len(b) > n {
@@ -265,7 +284,7 @@ func clip(b []byte, n int) []byte {
 // error, a panic in init) shows its package-level output.
 type goJSONGrammar struct {
 	pkgs   map[string]map[string]*Block // package → test ("" for the package) → output
-	failed map[string]bool              // packages with a failing test
+	failed map[string][]*Block          // package → its failing tests' blocks
 }
 
 func (g *goJSONGrammar) starts() string { return "{" }
@@ -319,6 +338,10 @@ func (g *goJSONGrammar) line(l *Line, sc *scanner) bool {
 		delete(tests, test)
 		if test == "" {
 			delete(g.pkgs, string(pkg))
+			for _, b := range g.failed[string(pkg)] { // the package passed: see goGrammar.demote
+				b.Kind, b.Role = KindVerdict, "verdict"
+			}
+			delete(g.failed, string(pkg))
 		}
 	}
 	return true
@@ -329,15 +352,11 @@ func (g *goJSONGrammar) fail(l *Line, sc *scanner, tests map[string]*Block, pkg,
 	delete(tests, test)
 	if test == "" {
 		delete(g.pkgs, pkg)
-		if b == nil || b.Lines == 0 || g.failed[pkg] {
-			delete(g.failed, pkg)
+		failed := len(g.failed[pkg]) > 0
+		delete(g.failed, pkg)
+		if b == nil || b.Lines == 0 || failed {
 			return // its failing tests carry the evidence
 		}
-	} else {
-		if g.failed == nil {
-			g.failed = map[string]bool{}
-		}
-		g.failed[pkg] = true
 	}
 	kept := sc.open("go", cmpOr(test, pkg), "test", KindTest)
 	if b != nil {
@@ -345,6 +364,14 @@ func (g *goJSONGrammar) fail(l *Line, sc *scanner, tests map[string]*Block, pkg,
 	}
 	kept.heading = b == nil
 	kept.add(l)
+	if test != "" {
+		if g.failed == nil {
+			g.failed = map[string][]*Block{}
+		}
+		if len(g.failed) < 1024 && len(g.failed[pkg]) < maxBlocks {
+			g.failed[pkg] = append(g.failed[pkg], kept)
+		}
+	}
 }
 
 func cmpOr(a, b string) string {
