@@ -47,6 +47,12 @@ type fakeService struct {
 	served    int64 // blob bytes served on download
 	blockPuts int
 	created   []map[string]any
+	// expireAfter, when set, makes each signed download URL good for that
+	// many range requests, after which the blob host answers 403 as Azure
+	// does for an expired SAS; gen counts the URLs handed out.
+	expireAfter int
+	gen         int
+	uses        map[string]int
 }
 
 type fakeArtifact struct {
@@ -342,8 +348,28 @@ func (f *fakeService) redirect(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 		return
 	}
-	w.Header().Set("Location", fmt.Sprintf("%s/download/%d?sv=2023&sig=%s", f.srv.URL, id, downloadSig))
+	f.mu.Lock()
+	f.gen++
+	gen := f.gen
+	f.mu.Unlock()
+	w.Header().Set("Location", fmt.Sprintf("%s/download/%d?sv=2023&se=%d&sig=%s", f.srv.URL, id, gen, downloadSig))
 	w.WriteHeader(http.StatusFound)
+}
+
+// expired counts a use of the signed URL's generation and reports whether
+// it is past its life.
+func (f *fakeService) expired(r *http.Request) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.expireAfter == 0 {
+		return false
+	}
+	if f.uses == nil {
+		f.uses = map[string]int{}
+	}
+	se := r.URL.Query().Get("se")
+	f.uses[se]++
+	return f.uses[se] > f.expireAfter
 }
 
 // download serves a blob with Range support, counting the bytes it sends.
@@ -354,6 +380,10 @@ func (f *fakeService) download(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	if a == nil || r.URL.Query().Get("sig") != downloadSig || r.Header.Get("Authorization") != "" {
 		http.Error(w, "AuthenticationFailed", http.StatusForbidden)
+		return
+	}
+	if r.Header.Get("Authorization") == "" && f.expired(r) {
+		http.Error(w, "AuthenticationFailed: Signed expiry time has passed", http.StatusForbidden)
 		return
 	}
 	cw := &countingWriter{ResponseWriter: w, f: f, limit: -1}

@@ -27,11 +27,14 @@ func Open(ctx context.Context, client *http.Client, apiURL, repo string, artifac
 	if client == nil {
 		client = http.DefaultClient
 	}
-	blobURL, err := resolveDownload(ctx, client, apiURL, repo, artifactID, token)
+	renew := func(ctx context.Context) (*url.URL, error) {
+		return resolveDownload(ctx, client, apiURL, repo, artifactID, token)
+	}
+	blobURL, err := renew(ctx)
 	if err != nil {
 		return nil, err
 	}
-	blob := &httpBlob{url: blobURL, http: newRetryClient(client, DefaultRetry)}
+	blob := &httpBlob{url: blobURL, http: newRetryClient(client, DefaultRetry), renew: renew}
 	if err := blob.readTail(ctx); err != nil {
 		return nil, fmt.Errorf("open artifact %d: %w", artifactID, err)
 	}
@@ -103,7 +106,14 @@ type httpBlob struct {
 	total   int64
 	tail    []byte
 	tailOff int64
+	// renew asks the API for a fresh signed URL: GitHub's lives about a
+	// minute, and a long grep outlives it (the blob host then answers 403).
+	renew    func(context.Context) (*url.URL, error)
+	renewals int
 }
+
+// maxRenewals bounds how often one Reader fetches a fresh signed URL.
+const maxRenewals = 20
 
 func (b *httpBlob) size() int64 { return b.total }
 
@@ -151,11 +161,34 @@ func (b *httpBlob) readAt(ctx context.Context, p []byte, off int64) error {
 	}
 	var err error
 	for range readAttempts {
-		if err = b.readRange(ctx, p, off); err == nil || ctx.Err() != nil || !errors.Is(err, io.ErrUnexpectedEOF) {
+		err = b.readRange(ctx, p, off)
+		if errors.Is(err, errExpired) {
+			if err = b.renewURL(ctx); err == nil {
+				err = b.readRange(ctx, p, off) // the same range, through the fresh URL
+			}
+		}
+		if err == nil || ctx.Err() != nil || !errors.Is(err, io.ErrUnexpectedEOF) {
 			return err
 		}
 	}
 	return err
+}
+
+// errExpired: the blob host refused the signed URL (403, 410).
+var errExpired = errors.New("the signed download URL was refused (expired?)")
+
+// renewURL replaces the signed URL with a fresh one from the API.
+func (b *httpBlob) renewURL(ctx context.Context) error {
+	if b.renew == nil || b.renewals >= maxRenewals {
+		return fmt.Errorf("read blob: %w, and it was renewed %d times already", errExpired, b.renewals)
+	}
+	b.renewals++
+	u, err := b.renew(ctx)
+	if err != nil {
+		return fmt.Errorf("renew the download URL: %w", err)
+	}
+	b.url = u
+	return nil
 }
 
 // readRange fills p from one Range request and refuses anything but exactly
@@ -167,12 +200,19 @@ func (b *httpBlob) readRange(ctx context.Context, p []byte, off int64) error {
 		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusPartialContent {
+	switch resp.StatusCode {
+	case http.StatusPartialContent:
+	case http.StatusForbidden, http.StatusGone:
+		return fmt.Errorf("read bytes %d-%d of blob: HTTP %d: %w", off, last, resp.StatusCode, errExpired)
+	default:
 		return fmt.Errorf("read bytes %d-%d of blob: HTTP %d, want 206", off, last, resp.StatusCode)
 	}
-	first, end, _, err := parseContentRange(resp.Header.Get("Content-Range"))
+	first, end, total, err := parseContentRange(resp.Header.Get("Content-Range"))
 	if err != nil || first != off || end != last {
 		return fmt.Errorf("read bytes %d-%d of blob: server sent Content-Range %q", off, last, resp.Header.Get("Content-Range"))
+	}
+	if b.total > 0 && total != b.total {
+		return fmt.Errorf("read bytes %d-%d of blob: the blob is now %d bytes, was %d (replaced?)", off, last, total, b.total)
 	}
 	if n, err := io.ReadFull(resp.Body, p); err != nil {
 		return fmt.Errorf("read bytes %d-%d of blob: truncated response, %d of %d bytes: %w", off, last, n, len(p), io.ErrUnexpectedEOF)

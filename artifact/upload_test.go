@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -167,7 +168,7 @@ func checkRemote(t *testing.T, f *fakeService, res *Result, files []File) {
 		t.Fatal(err)
 	}
 	for i, e := range m.Entries {
-		if e != res.Entries[i] {
+		if !reflect.DeepEqual(e, res.Entries[i]) || len(e.Blocks) == 0 || e.BlocksSHA256 != BlocksSum(e.Blocks) {
 			t.Errorf("manifest entry %+v, upload returned %+v", e, res.Entries[i])
 		}
 	}

@@ -42,6 +42,13 @@ type Entry struct {
 	Size       int64  `json:"size"`        // uncompressed bytes
 	StoredSize int64  `json:"stored_size"` // bytes in the blob
 	SHA256     string `json:"sha256"`      // of the uncompressed bytes
+	// Blocks are the sha256 (hex) of each HashBlockSize piece of the
+	// uncompressed bytes, the last one shorter, so that a ranged read can
+	// check every byte it returns without the whole entry; BlocksSHA256 is
+	// BlocksSum(Blocks). Artifacts written before them have neither.
+	BlockSize    int64    `json:"block_size,omitempty"`
+	Blocks       []string `json:"blocks,omitempty"`
+	BlocksSHA256 string   `json:"blocks_sha256,omitempty"`
 }
 
 // Manifest is the content of the ManifestName entry.
@@ -107,10 +114,13 @@ func addFile(zw *zip.Writer, cw *countWriter, f File) (Entry, error) {
 	if f.Store {
 		e.Method, method = methodStore, zip.Store
 	}
-	first, err := encode(io.Discard, method, io.NewSectionReader(src, 0, size))
+	blocks := newBlockHasher()
+	first, err := encode(io.Discard, method, io.TeeReader(io.NewSectionReader(src, 0, size), blocks))
 	if err != nil {
 		return Entry{}, err
 	}
+	e.Blocks = blocks.done()
+	e.BlockSize, e.BlocksSHA256 = HashBlockSize, BlocksSum(e.Blocks)
 	if betweenPasses != nil {
 		betweenPasses(f.Path)
 	}

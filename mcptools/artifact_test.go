@@ -17,10 +17,16 @@ import (
 	"github.com/runledger/runledger/artifact"
 )
 
+// zipOpt shapes the artifact zipRun writes.
+type zipOpt struct {
+	stdoutSum string // the manifest's sha256 of stdout.log; "" for the true one
+	oldFormat bool   // no block hashes, as artifacts written before them
+	tamperAt  int64  // change this byte of stdout.log after hashing it; 0 for none
+}
+
 // zipRun writes a run directory as artifact.RunFiles lays it out, logs
-// stored uncompressed, with a manifest whose hash of stdout.log is
-// stdoutSum ("" for the true one).
-func zipRun(t *testing.T, runDir, id, stdoutSum string) string {
+// stored uncompressed, with a manifest as the uploader writes it.
+func zipRun(t *testing.T, runDir, id string, o zipOpt) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "artifact.zip")
 	f, err := os.Create(path)
@@ -39,11 +45,21 @@ func zipRun(t *testing.T, runDir, id, stdoutSum string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256Hex(data)
-		if strings.HasSuffix(file.Name, "/stdout.log") && stdoutSum != "" {
-			sum = stdoutSum
+		e := artifact.Entry{Name: file.Name, Size: int64(len(data)), SHA256: sha256Hex(data)}
+		if !o.oldFormat {
+			e.Blocks, e.BlocksSHA256, _ = artifact.HashBlocks(bytes.NewReader(data))
+			e.BlockSize = artifact.HashBlockSize
 		}
-		m.Entries = append(m.Entries, artifact.Entry{Name: file.Name, Size: int64(len(data)), SHA256: sum})
+		if strings.HasSuffix(file.Name, "/stdout.log") {
+			if o.stdoutSum != "" {
+				e.SHA256 = o.stdoutSum
+			}
+			if o.tamperAt > 0 {
+				data = append([]byte(nil), data...)
+				data[o.tamperAt] ^= 0x20
+			}
+		}
+		m.Entries = append(m.Entries, e)
 		w, _ := zw.CreateHeader(&zip.FileHeader{Name: file.Name, Method: zip.Store})
 		w.Write(data)
 	}
@@ -90,8 +106,8 @@ func TestShowArtifact(t *testing.T) {
 	call(t, session(t, Options{AllowRun: true, StoreDir: dir}), "run", map[string]any{"command": failingScript}, &out)
 	runDir := filepath.Join(dir, out.Run.ID)
 	srv := githubAPI(t, map[int64]string{
-		7: zipRun(t, runDir, out.Run.ID, ""),
-		8: zipRun(t, runDir, out.Run.ID, strings.Repeat("0", 64)),
+		7: zipRun(t, runDir, out.Run.ID, zipOpt{}),
+		8: zipRun(t, runDir, out.Run.ID, zipOpt{stdoutSum: strings.Repeat("0", 64)}),
 	})
 	env := map[string]string{"GITHUB_API_URL": srv.URL, "GH_TOKEN": "test-token"}
 	cs := session(t, Options{StoreDir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
@@ -100,7 +116,8 @@ func TestShowArtifact(t *testing.T) {
 		"range": fmt.Sprintf("%d:%d", x.Start, x.End), "sha256": x.SHA256}
 	var shown ShowOutput
 	text, isErr := call(t, cs, "show", args, &shown)
-	if isErr || shown.Source != "artifact" || shown.SHA256 != x.SHA256 || len(shown.Checks) != 2 {
+	if isErr || shown.Source != "artifact" || shown.SHA256 != x.SHA256 || len(shown.Checks) != 3 ||
+		!strings.Contains(strings.Join(shown.Checks, "; "), "every byte read is checked") {
 		t.Fatalf("show from artifact: %+v\n%s", shown, text)
 	}
 	bad := []struct {
@@ -145,8 +162,8 @@ func TestGrepArtifact(t *testing.T) {
 	across := string(log[start : start+bytes.IndexByte(log[start:], '\n')])
 	var gets atomic.Int64
 	srv := countingAPI(t, map[int64]string{
-		7: zipRun(t, runDir, out.Run.ID, ""),
-		8: zipRun(t, runDir, out.Run.ID, strings.Repeat("0", 64)),
+		7: zipRun(t, runDir, out.Run.ID, zipOpt{}),
+		8: zipRun(t, runDir, out.Run.ID, zipOpt{stdoutSum: strings.Repeat("0", 64)}),
 	}, &gets)
 	env := map[string]string{"GITHUB_API_URL": srv.URL, "GH_TOKEN": "test-token"}
 	remote := session(t, Options{StoreDir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
@@ -157,7 +174,7 @@ func TestGrepArtifact(t *testing.T) {
 		args["repo"], args["artifact_id"] = "octo/repo", 7
 		gets.Store(0)
 		text, isErr := call(t, remote, "grep", args, &got)
-		if isErr || got.Source != "artifact" || len(got.Checks) != 1 || len(got.Matches) == 0 ||
+		if isErr || got.Source != "artifact" || len(got.Checks) != 2 || len(got.Matches) == 0 ||
 			!reflect.DeepEqual(got.Matches, want.Matches) {
 			t.Fatalf("grep %q from the artifact: %+v\n%s\nlocal: %+v", pattern, got, text, want.Matches)
 		}
@@ -176,5 +193,70 @@ func TestGrepArtifact(t *testing.T) {
 	text, isErr = call(t, remote, "grep", map[string]any{"repo": "octo/repo", "artifact_id": 8, "run": out.Run.ID, "stream": "stdout", "pattern": "1"}, nil)
 	if !isErr || !strings.Contains(text, "the manifest says") {
 		t.Errorf("grep with a manifest that contradicts the record: %v %q", isErr, text)
+	}
+}
+
+// TestArtifactTamperedBlock: one byte of the log changed inside the blob
+// (the manifest and the record left as they were) fails show, with and
+// without a cited sha256, and grep, naming the block and printing nothing
+// of it; a range in another block still reads. An artifact from before
+// block hashes says its bytes are unchecked, never verified.
+func TestArtifactTamperedBlock(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	var out RunOutput
+	call(t, session(t, Options{AllowRun: true, StoreDir: dir}), "run", map[string]any{"argv": []string{"seq", "1", "200000"}}, &out)
+	runDir := filepath.Join(dir, out.Run.ID)
+	log, err := os.ReadFile(filepath.Join(runDir, "stdout.log"))
+	if err != nil || len(log) < 3*artifact.HashBlockSize {
+		t.Fatalf("stdout.log: %d bytes, %v", len(log), err)
+	}
+	at := int64(artifact.HashBlockSize + 1000) // in the second block
+	srv := githubAPI(t, map[int64]string{
+		9:  zipRun(t, runDir, out.Run.ID, zipOpt{tamperAt: at}),
+		10: zipRun(t, runDir, out.Run.ID, zipOpt{oldFormat: true}),
+	})
+	env := map[string]string{"GITHUB_API_URL": srv.URL, "GH_TOKEN": "test-token"}
+	cs := session(t, Options{StoreDir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
+	base := map[string]any{"repo": "octo/repo", "artifact_id": 9, "run": out.Run.ID, "stream": "stdout"}
+	with := func(kv ...any) map[string]any {
+		a := map[string]any{}
+		for k, v := range base {
+			a[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			a[kv[i].(string)] = kv[i+1]
+		}
+		return a
+	}
+	lo, hi := at-10, at+10
+	for _, args := range []map[string]any{
+		with("range", fmt.Sprintf("%d:%d", lo, hi)),
+		with("range", fmt.Sprintf("%d:%d", lo, hi), "sha256", sha256Hex(log[lo:hi])),
+	} {
+		text, isErr := call(t, cs, "show", args, nil)
+		if !isErr || !strings.Contains(text, "block 1 ") || strings.Contains(text, string(log[lo:hi])) {
+			t.Errorf("show of a tampered block %v: error %v %q", args, isErr, text)
+		}
+	}
+	if text, isErr := call(t, cs, "grep", with("pattern", "^199999$"), nil); !isErr || !strings.Contains(text, "does not match the manifest") {
+		t.Errorf("grep over a tampered block: error %v %q", isErr, text)
+	}
+	var shown ShowOutput
+	if text, isErr := call(t, cs, "show", with("range", "0:10"), &shown); isErr || shown.Text != string(log[:10]) {
+		t.Errorf("a range in an untouched block: %v %q", isErr, text)
+	}
+	// blocks_sha256 from the report envelope pins the manifest: the true
+	// one passes and says so, any other fails before a byte is read.
+	_, pin, _ := artifact.HashBlocks(bytes.NewReader(log))
+	if text, isErr := call(t, cs, "show", with("range", "0:10", "blocks_sha256", pin), &shown); isErr ||
+		!strings.Contains(strings.Join(shown.Checks, "; "), "matches the blocks_sha256 given") {
+		t.Errorf("show pinned by the true blocks_sha256: %v %q %v", isErr, text, shown.Checks)
+	}
+	if text, isErr := call(t, cs, "grep", with("pattern", "^7$", "blocks_sha256", strings.Repeat("ab", 32)), nil); !isErr || !strings.Contains(text, "not to the blocks_sha256 given") {
+		t.Errorf("grep pinned by a wrong blocks_sha256: %v %q", isErr, text)
+	}
+	old := with("artifact_id", 10, "range", "0:10")
+	if text, isErr := call(t, cs, "show", old, &shown); isErr || !strings.Contains(strings.Join(shown.Checks, "; "), "NOT checked") {
+		t.Errorf("an artifact without block hashes must say its bytes are unchecked: %v %q %v", isErr, text, shown.Checks)
 	}
 }

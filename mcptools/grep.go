@@ -30,6 +30,8 @@ type GrepInput struct {
 	Context    int    `json:"context,omitempty" jsonschema:"lines of context before and after each match (0 to 5)"`
 	Repo       string `json:"repo,omitempty" jsonschema:"owner/name: search this repository's GitHub Actions artifact instead of the local store"`
 	ArtifactID int64  `json:"artifact_id,omitempty" jsonschema:"the artifact's id (with repo)"`
+	// BlocksSHA256 pins the artifact's manifest to the run.
+	BlocksSHA256 string `json:"blocks_sha256,omitempty" jsonschema:"with an artifact: the log's blocks_sha256 from the run's report envelope; the search fails unless the artifact's manifest matches it"`
 }
 
 // greppable is a source whose stored file can be read line by line.
@@ -72,7 +74,7 @@ func (t *tools) grep(ctx context.Context, _ *mcp.CallToolRequest, in GrepInput) 
 	if err != nil {
 		return nil, GrepOutput{}, fmt.Errorf("pattern %q: %w", in.Pattern, err)
 	}
-	src, err := t.openSource(ctx, ShowInput{Run: in.Run, Stream: in.Stream, Repo: in.Repo, ArtifactID: in.ArtifactID})
+	src, err := t.openSource(ctx, ShowInput{Run: in.Run, Stream: in.Stream, Repo: in.Repo, ArtifactID: in.ArtifactID, BlocksSHA256: in.BlocksSHA256})
 	if err != nil {
 		return nil, GrepOutput{}, err
 	}

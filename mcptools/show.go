@@ -22,6 +22,8 @@ type ShowInput struct {
 	SHA256     string `json:"sha256,omitempty" jsonschema:"expected sha256 (hex) of exactly the requested range, e.g. an excerpt's: the call fails if the bytes differ"`
 	Repo       string `json:"repo,omitempty" jsonschema:"owner/name: read from this repository's GitHub Actions artifact instead of the local store"`
 	ArtifactID int64  `json:"artifact_id,omitempty" jsonschema:"the artifact's id (with repo)"`
+	// BlocksSHA256 pins the artifact's manifest to the run.
+	BlocksSHA256 string `json:"blocks_sha256,omitempty" jsonschema:"with an artifact: the log's blocks_sha256 from the run's report envelope; the read fails unless the artifact's manifest matches it"`
 }
 
 // ShowOutput is the bytes [Start, End) of a stream, which may be less than
@@ -80,7 +82,7 @@ func (t *tools) openSource(ctx context.Context, in ShowInput) (greppable, error)
 		stream = record.Output
 	}
 	if in.Repo != "" || in.ArtifactID != 0 {
-		return t.openArtifact(ctx, in.Repo, in.ArtifactID, in.Run, stream)
+		return t.openArtifact(ctx, in.Repo, in.ArtifactID, in.Run, stream, in.BlocksSHA256)
 	}
 	if in.Run == "" {
 		return nil, fmt.Errorf("run: give a run id, id prefix or run name")

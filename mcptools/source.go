@@ -107,7 +107,7 @@ type artifactSource struct {
 	log  *logread.Log // the entry read in blocks, for lines and grep
 }
 
-func (t *tools) openArtifact(ctx context.Context, repo string, id int64, ref, stream string) (*artifactSource, error) {
+func (t *tools) openArtifact(ctx context.Context, repo string, id int64, ref, stream, blocks string) (*artifactSource, error) {
 	if repo == "" || id <= 0 {
 		return nil, fmt.Errorf("artifact reads need both repo (owner/name) and a positive artifact_id")
 	}
@@ -116,6 +116,9 @@ func (t *tools) openArtifact(ctx context.Context, repo string, id int64, ref, st
 		return nil, err
 	}
 	rs, err := artifact.OpenRunStream(ctx, r, ref, stream)
+	if err == nil && blocks != "" {
+		err = rs.Pin(blocks)
+	}
 	if err != nil {
 		r.Close()
 		return nil, fmt.Errorf("artifact %d of %s: %w", id, repo, err)

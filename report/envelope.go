@@ -108,6 +108,11 @@ type Log struct {
 	Stored    [][2]int64 `json:"stored_ranges,omitempty"`
 	Path      string     `json:"path,omitempty"`
 	Artifact  string     `json:"artifact,omitempty"`
+	// BlocksSHA256 pins the log inside the uploaded artifact: the sha256
+	// of the artifact manifest's list of block hashes for it. A ranged read
+	// given it (show/grep --blocks-sha256) checks the manifest against it
+	// and every byte against the manifest. Set once the upload is done.
+	BlocksSHA256 string `json:"blocks_sha256,omitempty"`
 }
 
 // Superseded is an earlier attempt of a run name.

@@ -182,6 +182,7 @@ func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store,
 			var res *artifact.Result
 			if res, err = a.uploadLogs(ctx, in, st, env, name, out.reportPath); err == nil {
 				out.artifactID, out.artifactURL = strconv.FormatInt(res.ID, 10), res.URL
+				pinBlocks(env, res.Entries)
 			}
 		}
 	}
@@ -258,6 +259,22 @@ func setArtifact(env *report.Envelope, name string) {
 	for i := range env.Runs {
 		for k, l := range env.Runs[i].Logs {
 			l.Artifact = name
+			env.Runs[i].Logs[k] = l
+		}
+	}
+}
+
+// pinBlocks copies each log's blocks_sha256 from the upload into the
+// envelope the comment embeds: a value from outside the artifact, which
+// ties the artifact's manifest (and so every byte read back) to the run.
+func pinBlocks(env *report.Envelope, entries []artifact.Entry) {
+	byName := map[string]string{}
+	for _, e := range entries {
+		byName[e.Name] = e.BlocksSHA256
+	}
+	for i, r := range env.Runs {
+		for k, l := range r.Logs {
+			l.BlocksSHA256 = byName[r.ID+"/"+filepath.Base(l.Path)]
 			env.Runs[i].Logs[k] = l
 		}
 	}

@@ -33,6 +33,7 @@ type logSource struct {
 	repo     string
 	artifact int64
 	zip      string
+	blocks   string // blocks_sha256 from the run's envelope, pinning the artifact's manifest
 }
 
 func (s *logSource) flags(fs *flag.FlagSet, getenv func(string) string) {
@@ -41,6 +42,7 @@ func (s *logSource) flags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&s.repo, "repo", "", "read from an uploaded artifact of this `owner/name` (token from GITHUB_TOKEN or GH_TOKEN)")
 	fs.Int64Var(&s.artifact, "artifact", 0, "artifact `id` to read from, with --repo")
 	fs.StringVar(&s.zip, "artifact-file", "", "read from a downloaded artifact `zip`")
+	fs.StringVar(&s.blocks, "blocks-sha256", "", "with an artifact: fail unless its manifest's block list for the log has this `hex` sha256 (logs.*.blocks_sha256 in the report)")
 }
 
 func (s *logSource) check() error {
@@ -49,8 +51,23 @@ func (s *logSource) check() error {
 		return &usageError{"an artifact read needs --repo and --artifact together"}
 	case s.zip != "" && s.artifact != 0:
 		return &usageError{"--artifact-file excludes --artifact"}
+	case s.blocks != "" && !s.remote():
+		return &usageError{"--blocks-sha256 pins an artifact's log: give --repo and --artifact, or --artifact-file"}
 	}
 	return nil
+}
+
+// openRunStream opens the run's stream in an artifact and pins its block
+// list when src names a blocks_sha256.
+func (s *logSource) openRunStream(ctx context.Context, r *artifact.Reader, run string) (*artifact.RunStream, error) {
+	rs, err := artifact.OpenRunStream(ctx, r, run, s.stream)
+	if err == nil && s.blocks != "" {
+		err = rs.Pin(s.blocks)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("artifact: %w", err)
+	}
+	return rs, nil
 }
 
 func (s *logSource) remote() bool { return s.artifact != 0 || s.zip != "" }
@@ -153,9 +170,9 @@ func (a *app) showArtifact(o *showOptions, w io.Writer) error {
 		return err
 	}
 	defer r.Close()
-	rs, err := artifact.OpenRunStream(ctx, r, o.run, o.source.stream)
+	rs, err := o.source.openRunStream(ctx, r, o.run)
 	if err != nil {
-		return fmt.Errorf("artifact: %w", err)
+		return err
 	}
 	a.sayChecks(rs)
 	data, err := rs.ReadOriginal(ctx, start, end)
@@ -181,10 +198,10 @@ func (a *app) openSourceLog(ctx context.Context, src *logSource, run string) (*l
 	if err != nil {
 		return nil, nil, err
 	}
-	rs, err := artifact.OpenRunStream(ctx, r, run, src.stream)
+	rs, err := src.openRunStream(ctx, r, run)
 	if err != nil {
 		r.Close()
-		return nil, nil, fmt.Errorf("artifact: %w", err)
+		return nil, nil, err
 	}
 	a.sayChecks(rs)
 	l := logread.FromReaderAt(src.stream, rs.Record.Streams[src.stream], rs.Stored(ctx))
@@ -192,8 +209,9 @@ func (a *app) openSourceLog(ctx context.Context, src *logSource, run string) (*l
 }
 
 // sayChecks tells, on stderr, how an artifact's log was tied to its run
-// record: a local log is hashed whole before any read, an artifact's is
-// only as trustworthy as its manifest, and one without says so.
+// record and how its bytes are checked as they are read: a local log is
+// hashed whole before any read, an artifact's block by block against its
+// manifest (pinned by --blocks-sha256), and one without says so.
 func (a *app) sayChecks(rs *artifact.RunStream) {
 	for _, c := range rs.Checks {
 		fmt.Fprintf(a.stderr, "runledger: artifact %s: %s\n", rs.Entry, c)

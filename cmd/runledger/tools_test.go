@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -344,4 +345,70 @@ func mcpExpand(t *testing.T, cg, hash string) string {
 		t.Fatalf("MCP expand result: %v, left out %v", err, out.LeftOut)
 	}
 	return out.Text
+}
+
+// TestShowTamperedArtifactBlock: the CLI refuses bytes of a block that
+// does not match the manifest's hash, with and without --sha256, in show
+// and in grep, and prints nothing of it.
+func TestShowTamperedArtifactBlock(t *testing.T) {
+	dir := t.TempDir()
+	runApp(t, dir, "", "run", "--quiet", "--name", "z", "--", "seq", "1", "200000")
+	st, _ := store.Open(dir)
+	rec, runDir, _ := st.Find("z")
+	files, err := artifact.RunFiles(runDir, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := int64(artifact.HashBlockSize + 1000)
+	zipPath := filepath.Join(t.TempDir(), "a.zip")
+	zf, _ := os.Create(zipPath)
+	zw := zip.NewWriter(zf)
+	m := artifact.Manifest{Schema: artifact.ManifestSchema}
+	var log []byte
+	for _, f := range files {
+		data, _ := os.ReadFile(f.Path)
+		sum := sha256.Sum256(data)
+		e := artifact.Entry{Name: f.Name, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), BlockSize: artifact.HashBlockSize}
+		e.Blocks, e.BlocksSHA256, _ = artifact.HashBlocks(bytes.NewReader(data))
+		m.Entries = append(m.Entries, e)
+		if strings.HasSuffix(f.Name, "/stdout.log") {
+			log = append([]byte(nil), data...)
+			data[at] ^= 0x20
+		}
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Store})
+		w.Write(data)
+	}
+	w, _ := zw.Create(artifact.ManifestName)
+	json.NewEncoder(w).Encode(m)
+	zw.Close()
+	zf.Close()
+	rng := fmt.Sprintf("%d:%d", at-10, at+10)
+	sum := sha256.Sum256(log[at-10 : at+10])
+	for _, extra := range [][]string{nil, {"--sha256", hex.EncodeToString(sum[:])}} {
+		args := append([]string{"show", rec.ID, "--stream", "stdout", "--artifact-file", zipPath, "--range", rng}, extra...)
+		code, out, stderr := runApp(t, t.TempDir(), "", args...)
+		if code == 0 || out != "" || !strings.Contains(stderr, "block 1 ") {
+			t.Errorf("show %v of a tampered block: exit %d out %q stderr %s", extra, code, out, stderr)
+		}
+	}
+	code, out, stderr := runApp(t, t.TempDir(), "", "grep", rec.ID, "^199999$", "--stream", "stdout", "--artifact-file", zipPath)
+	if code == 0 || strings.Contains(out, "199999") || !strings.Contains(stderr, "does not match the manifest") {
+		t.Errorf("grep over a tampered block: exit %d out %q stderr %s", code, out, stderr)
+	}
+	code, out, stderr = runApp(t, t.TempDir(), "", "show", rec.ID, "--stream", "stdout", "--artifact-file", zipPath, "--range", "0:4")
+	if code != 0 || out != "1\n2\n" || !strings.Contains(stderr, "every byte read is checked") {
+		t.Errorf("an untouched block: exit %d out %q stderr %s", code, out, stderr)
+	}
+	_, pin, _ := artifact.HashBlocks(bytes.NewReader(log))
+	for _, c := range []struct {
+		pin  string
+		code int
+		say  string
+	}{{pin, 0, "matches the blocks_sha256 given"}, {strings.Repeat("cd", 32), 1, "not to the blocks_sha256 given"}} {
+		code, _, stderr = runApp(t, t.TempDir(), "", "show", rec.ID, "--stream", "stdout", "--artifact-file", zipPath,
+			"--range", "0:4", "--blocks-sha256", c.pin)
+		if code != c.code || !strings.Contains(stderr, c.say) {
+			t.Errorf("--blocks-sha256 %.8s…: exit %d stderr %s", c.pin, code, stderr)
+		}
+	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/runledger/runledger/artifact"
 	"github.com/runledger/runledger/internal/fakegithub"
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/record"
@@ -298,7 +299,38 @@ func TestActionEntrypoint(t *testing.T) {
 			}
 			zipped := checkArtifact(t, s, r, env)
 			checkNoLeak(t, s, r, body, zipped, readText(t, filepath.Join(s.workspace, r.outputs["report-json"])))
+			if body != "" {
+				checkPinned(t, body, unzip(t, zipped))
+			}
 		})
+	}
+}
+
+// checkPinned: the envelope the comment embeds carries each log's
+// blocks_sha256, and it is the hash of the uploaded manifest's block list
+// for that log, so a reader holding the comment can pin the artifact.
+func checkPinned(t *testing.T, body string, entries map[string][]byte) {
+	t.Helper()
+	got, err := report.ExtractEnvelope(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m artifact.Manifest
+	if err := json.Unmarshal(entries[artifact.ManifestName], &m); err != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	for _, run := range got.Runs {
+		for stream, l := range run.Logs {
+			want := ""
+			for _, e := range m.Entries {
+				if e.Name == run.ID+"/"+filepath.Base(l.Path) {
+					want = e.BlocksSHA256
+				}
+			}
+			if l.BlocksSHA256 == "" || l.BlocksSHA256 != want || artifact.BlocksSum(nil) == want {
+				t.Errorf("%s: the comment's blocks_sha256 %q, the manifest's %q", stream, l.BlocksSHA256, want)
+			}
+		}
 	}
 }
 
