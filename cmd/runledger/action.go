@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,6 +23,7 @@ import (
 // actionInputs are the action's inputs (action.yml), read from INPUT_*.
 type actionInputs struct {
 	command, name, junit, comment, artifactName, token, mode, dir, failOn string
+	runName                                                               string // name, or the step's identity (stepRunName)
 	timeout                                                               time.Duration
 	retries, retentionDays, prNumber                                      int
 	maxLogBytes                                                           int64
@@ -55,7 +57,54 @@ func readActionInputs(getenv func(string) string) (*actionInputs, error) {
 	}
 	o.summary = in("summary") != "false"
 	errs = append(errs, o.validate()...)
+	o.runName = stepRunName(o, getenv)
 	return o, errors.Join(errs...)
+}
+
+// stepRunName is the run's name: the name input, else one that identifies
+// the step, so that two unnamed steps of a job are two runs and never
+// attempts of one (a failing lint step superseded by a passing test step
+// would read as passed). GITHUB_ACTION is the step's id, or __run,
+// __owner_repo and such with _2, _3 for later steps of one job; it stays
+// the same when the job is re-run, so a re-run is a later attempt.
+func stepRunName(o *actionInputs, getenv func(string) string) string {
+	if o.name != "" {
+		return o.name
+	}
+	words := commandWords(o.command)
+	where := strings.Join(nonEmpty(getenv("GITHUB_JOB"), getenv("GITHUB_ACTION")), "/")
+	switch {
+	case where == "":
+		return words
+	case words == "":
+		return where
+	}
+	return words + " (" + where + ")"
+}
+
+// commandWords is the first words of the command's first line, as a
+// reader would name it ("go test", "npm test").
+func commandWords(command string) string {
+	for _, line := range strings.Split(command, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			w := strings.Join(f[:min(len(f), 3)], " ")
+			if len(w) > 40 {
+				w = strings.TrimSpace(w[:40])
+			}
+			return w
+		}
+	}
+	return ""
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (o *actionInputs) validate() []error {
@@ -132,7 +181,7 @@ func (a *app) actionRun(in *actionInputs, st *store.Store) (*record.Record, erro
 		}
 	}
 	recs, err := capture.Run(st, capture.Options{
-		Name: in.name, Argv: []string{"sh", "-c", in.command}, Timeout: in.timeout, Env: commandEnv(os.Environ()),
+		Name: in.runName, Argv: []string{"sh", "-c", in.command}, Timeout: in.timeout, Env: commandEnv(os.Environ()),
 		MaxLogBytes: in.maxLogBytes, Retries: in.retries, JUnit: junit,
 		CI: capture.CIFromEnv(a.getenv), Version: buildVersion(), Workspace: a.getenv("GITHUB_WORKSPACE"),
 		Stdin: nil, Stdout: a.stdout, Stderr: a.stderr, Cancel: wrapperSignals(),
@@ -246,9 +295,18 @@ func (a *app) artifactName(in *actionInputs) (string, error) {
 	if in.artifactName != "" {
 		return artifact.SanitizeName(in.artifactName), nil
 	}
-	matrix := ""
+	// The step's identity keeps two steps of a job (and a second use of
+	// the action) from uploading one name, which GitHub refuses (409).
+	parts := map[string]string{}
 	if in.name != "" {
-		b, _ := json.Marshal(map[string]string{"name": in.name})
+		parts["name"] = in.name
+	}
+	if step := a.getenv("GITHUB_ACTION"); step != "" && in.name == "" {
+		parts["step"] = strings.TrimLeft(step, "_")
+	}
+	matrix := ""
+	if len(parts) > 0 {
+		b, _ := json.Marshal(parts)
 		matrix = string(b)
 	}
 	name, err := artifact.DefaultName(a.getenv("GITHUB_JOB"), matrix, a.getenv("GITHUB_RUN_ATTEMPT"))
@@ -283,11 +341,11 @@ func pinBlocks(env *report.Envelope, entries []artifact.Entry) {
 // comment writes this job's section of the sticky comment.
 func (a *app) comment(ctx context.Context, in *actionInputs, env *report.Envelope, full, compact string) (string, []string) {
 	title := a.getenv("GITHUB_JOB")
-	if in.name != "" {
-		title += " · " + in.name
+	if in.runName != "" {
+		title += " · " + in.runName
 	}
 	sec := publish.Section{
-		Key:   strings.Join([]string{a.getenv("GITHUB_WORKFLOW"), a.getenv("GITHUB_JOB"), in.name}, "/"),
+		Key:   strings.Join([]string{a.getenv("GITHUB_WORKFLOW"), a.getenv("GITHUB_JOB"), cmp.Or(in.name, a.getenv("GITHUB_ACTION"))}, "/"),
 		Title: title, Status: statusLine(env, in.token), Full: full, Compact: compact,
 	}
 	p, err := a.publisher(in)
@@ -398,7 +456,7 @@ func redact(text, secret string) string {
 func statusLine(env *report.Envelope, token string) string {
 	parts := []string{"**" + env.Status + "**"}
 	for _, r := range env.Runs {
-		p := fmt.Sprintf("%s attempt %d: %s", report.EscapeInline(redact(r.Name, token)), r.Attempt, r.Status)
+		p := fmt.Sprintf("%s attempt %d: %s", report.CodeSpan(redact(r.Name, token), false), r.Attempt, r.Status)
 		switch {
 		case r.TimedOut:
 			p += " (timed out)"

@@ -79,8 +79,31 @@ func TestStatusLine(t *testing.T) {
 		{ID: "r2", Name: "lint", Attempt: 1, Status: "passed", Logs: map[string]report.Log{"output": {SHA256: strings.Repeat("cd", 32)}}},
 	}}
 	got := statusLine(env, "")
-	want := "**failed** · unit attempt 2: failed (exit 1), 3/10 tests failed (go) `<<cg:abababababababab>>` run r1 in artifact runledger-test · lint attempt 1: passed"
+	want := "**failed** · `unit` attempt 2: failed (exit 1), 3/10 tests failed (go) `<<cg:abababababababab>>` run r1 in artifact runledger-test · `lint` attempt 1: passed"
 	if got != want {
 		t.Fatalf("status line\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestStepRunName: without a name input, a run is named for its command
+// and its step, so steps of one job never share a name.
+func TestStepRunName(t *testing.T) {
+	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+	ci := env(map[string]string{"GITHUB_JOB": "test", "GITHUB_ACTION": "__runledger_runledger_2"})
+	tests := []struct {
+		name, command string
+		getenv        func(string) string
+		want          string
+	}{
+		{"unit", "go test ./...", ci, "unit"},
+		{"", "go test ./...", ci, "go test ./... (test/__runledger_runledger_2)"},
+		{"", "\n  npm ci\n  npm test\n", ci, "npm ci (test/__runledger_runledger_2)"},
+		{"", "go test -race -count=1 ./...", env(nil), "go test -race"},
+		{"", "", ci, "test/__runledger_runledger_2"},
+	}
+	for _, tt := range tests {
+		if got := stepRunName(&actionInputs{name: tt.name, command: tt.command}, tt.getenv); got != tt.want {
+			t.Errorf("stepRunName(%q, %q) = %q, want %q", tt.name, tt.command, got, tt.want)
+		}
 	}
 }

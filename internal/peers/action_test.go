@@ -26,6 +26,7 @@ import (
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/store"
 )
 
 // The built runledger binary runs as the action's container entrypoint
@@ -286,7 +287,7 @@ func TestActionEntrypoint(t *testing.T) {
 			}
 			env := checkOutputs(t, s, r, tt.wantStatus, tt.wantExit)
 			checkSummary(t, r, tt.wantStatus, tt.wantWarning)
-			body := checkComment(t, s, r, tt.wantComment, "**test · unit**\n**"+tt.wantStatus+"** · unit attempt 1: ")
+			body := checkComment(t, s, r, tt.wantComment, "**test · unit**\n**"+tt.wantStatus+"** · `unit` attempt 1: ")
 			if body != "" {
 				// The section embeds this run's envelope for agents.
 				got, err := report.ExtractEnvelope(body)
@@ -668,4 +669,48 @@ func uploadLegs(t *testing.T, act *httptest.Server) string {
 		t.Fatalf("legs with comment: false made %d calls to GitHub", n)
 	}
 	return legs
+}
+
+// TestActionTwoUnnamedSteps: two steps of one job with no name input — a
+// lint step that fails, then a test step that passes — are two runs, not
+// two attempts of one: the lint failure is not superseded and the store
+// reads failed, each step uploads an artifact of its own (one name twice
+// is a 409 on GitHub), and the comment keeps a section per step.
+func TestActionTwoUnnamedSteps(t *testing.T) {
+	gh, act := fakegithub.New(t, ""), actServer(t)
+	s := newStep(t, gh, act, "pull_request.opened.json", fakegithub.TokenInstallation)
+	s.env["INPUT_COMMAND"], s.env["GITHUB_ACTION"] = "echo linting; exit 2", "__runledger_runledger"
+	lint := s.run()
+	for _, f := range []string{s.env["GITHUB_OUTPUT"], s.env["GITHUB_STEP_SUMMARY"]} { // a step's own files
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.env["INPUT_COMMAND"], s.env["GITHUB_ACTION"] = "echo testing", "__runledger_runledger_2"
+	test := s.run()
+	if lint.code != 2 || test.code != 0 || lint.outputs["status"] != "failed" || test.outputs["status"] != "passed" {
+		t.Fatalf("lint exit %d %s, test exit %d %s", lint.code, lint.outputs["status"], test.code, test.outputs["status"])
+	}
+	if a, b := lint.outputs["artifact-id"], test.outputs["artifact-id"]; a == "" || a == b ||
+		artifactName(t, s.act, a) == artifactName(t, s.act, b) {
+		t.Errorf("both steps uploaded one artifact name (ids %s, %s)", a, b)
+	}
+	st, err := store.Open(filepath.Join(s.workspace, ".runledger"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := report.Build(st, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(env.Runs) != 2 || len(env.Superseded) != 0 || env.Status != "failed" {
+		t.Errorf("the store: %d runs, %d superseded, %s; want 2 runs, none superseded, failed", len(env.Runs), len(env.Superseded), env.Status)
+	}
+	cs := s.gh.PRComments(prNumber)
+	if len(cs) != 1 || !strings.Contains(cs[0].Body, "echo linting; exit (test/__runledger_runledger)") ||
+		!strings.Contains(cs[0].Body, "echo testing (test/__runledger_runledger_2)") {
+		t.Errorf("want one comment with a section per step, got %d:\n%v", len(cs), cs)
+	} else if testing.Verbose() {
+		t.Log(cs[0].Body)
+	}
 }
