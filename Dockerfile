@@ -21,5 +21,9 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates git \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/runledger /usr/local/bin/runledger
+# Tells runledger it runs in this image: it then refuses a store outside
+# the workspace, explains a command the image lacks, and gives what the
+# step wrote back to the workspace's owner.
+ENV RUNLEDGER_IMAGE=1
 ENTRYPOINT ["/usr/local/bin/runledger"]
 CMD ["action"]

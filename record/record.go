@@ -221,9 +221,12 @@ func Write(dir string, r *Record) error {
 		return fmt.Errorf("write record %s: %w", r.ID, err)
 	}
 	_, werr := tmp.Write(data)
+	// Readable like the logs (CreateTemp makes 0600): a later step running
+	// as another user (after a Docker action ran as root) reads records.
+	merr := tmp.Chmod(0o644)
 	serr := tmp.Sync()
 	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
+	if err := errors.Join(werr, merr, serr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("write record %s: %w", r.ID, err)
 	}

@@ -53,6 +53,9 @@ func TestWriteRead(t *testing.T) {
 	if err != nil || !r.Passed() {
 		t.Fatalf("round trip: %+v %v", r, err)
 	}
+	if info, err := os.Stat(filepath.Join(dir, FileName)); err != nil || info.Mode().Perm() != 0o644 {
+		t.Errorf("record.json mode %v (%v), want 0644 like the logs", info.Mode().Perm(), err)
+	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".record-*"))
 	if len(left) != 0 {
 		t.Fatalf("temporary files left behind: %v", left)

@@ -142,6 +142,18 @@ func cmdAction(a *app, _ []string) error {
 	if err != nil {
 		return &usageError{err.Error()}
 	}
+	workspace := a.getenv("GITHUB_WORKSPACE")
+	if a.getenv(imageEnv) != "" {
+		if err := checkImageDir(in.dir, workspace); err != nil {
+			return &usageError{err.Error()}
+		}
+		started := time.Now()
+		defer func() {
+			for _, err := range giveBack(workspace, in.dir, started) {
+				fmt.Fprintf(a.stdout, "::warning::runledger: give the workspace back to its owner: %s\n", escapeCommand(err.Error()))
+			}
+		}()
+	}
 	st, err := store.Open(in.dir)
 	if err != nil {
 		return err
@@ -152,16 +164,27 @@ func cmdAction(a *app, _ []string) error {
 	}
 	code := -1 // no command of ours ran
 	var names []string
+	imageWarning := ""
 	if in.mode == "run" {
 		last, err := a.actionRun(in, st)
 		if err != nil && last == nil {
 			return err
 		}
 		code, names = capture.ExitCode(last), []string{last.Name}
+		if hint := imageHint(last); hint != "" && a.getenv(imageEnv) != "" {
+			fmt.Fprintf(a.stdout, "::error::runledger: %s\n", escapeCommand(hint))
+			imageWarning = hint
+		}
 	}
 	env, err := report.Build(st, report.Options{Names: names})
 	if err != nil {
 		return err
+	}
+	if imageWarning != "" {
+		env.Warnings = append(env.Warnings, imageWarning)
+	}
+	if in.mode == "report" && len(env.Runs) == 1 && env.Runs[0].ExitCode != nil {
+		code = *env.Runs[0].ExitCode // the one run published: its status is the step's, as in mode run
 	}
 	if in.prNumber == 0 {
 		// The records know the pull request where the event does not: in
@@ -181,7 +204,8 @@ func (a *app) actionRun(in *actionInputs, st *store.Store) (*record.Record, erro
 		}
 	}
 	recs, err := capture.Run(st, capture.Options{
-		Name: in.runName, Argv: []string{"sh", "-c", in.command}, Timeout: in.timeout, Env: commandEnv(os.Environ()),
+		Name: in.runName, Argv: []string{"sh", "-c", in.command}, Timeout: in.timeout,
+		Env:         gitSafeDirectory(commandEnv(os.Environ()), a.getenv("GITHUB_WORKSPACE")),
 		MaxLogBytes: in.maxLogBytes, Retries: in.retries, JUnit: junit,
 		CI: capture.CIFromEnv(a.getenv), Version: buildVersion(), Workspace: a.getenv("GITHUB_WORKSPACE"),
 		Stdin: nil, Stdout: a.stdout, Stderr: a.stderr, Cancel: wrapperSignals(),

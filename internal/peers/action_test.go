@@ -714,3 +714,32 @@ func TestActionTwoUnnamedSteps(t *testing.T) {
 		t.Log(cs[0].Body)
 	}
 }
+
+// TestActionInImage: run as in runledger's image (RUNLEDGER_IMAGE set by
+// the Dockerfile), a command the image lacks gets a report that says so
+// and names the way that works; a store dir outside the workspace, lost
+// with the container, is refused with an error naming it.
+func TestActionInImage(t *testing.T) {
+	gh, act := fakegithub.New(t, ""), actServer(t)
+	s := newStep(t, gh, act, "pull_request.opened.json", fakegithub.TokenInstallation)
+	s.env["RUNLEDGER_IMAGE"], s.env["INPUT_COMMAND"] = "1", "no-such-toolchain test ./..."
+	r := s.run()
+	if r.code != 127 || !strings.Contains(r.stdout, "::error::runledger: the command exited 127 (not found)") {
+		t.Fatalf("exit %d; stdout:\n%s", r.code, tail(r.stdout))
+	}
+	env := &report.Envelope{}
+	if err := json.Unmarshal([]byte(readText(t, filepath.Join(s.workspace, r.outputs["report-json"]))), env); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(env.Warnings, "\n"), "mode: report") {
+		t.Errorf("the report does not explain the missing tool: %q", env.Warnings)
+	}
+	for _, f := range []string{s.env["GITHUB_OUTPUT"], s.env["GITHUB_STEP_SUMMARY"]} {
+		os.WriteFile(f, nil, 0o644)
+	}
+	s.env["INPUT_DIR"], s.env["INPUT_COMMAND"] = "/tmp/elsewhere", "true"
+	r = s.run()
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, `input dir "/tmp/elsewhere" is outside the workspace`) {
+		t.Errorf("a store outside the workspace: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
