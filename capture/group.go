@@ -2,24 +2,9 @@ package capture
 
 import (
 	"errors"
-	"sync"
 	"syscall"
 	"time"
 )
-
-// prctl option from <linux/prctl.h>; not in package syscall.
-const prSetChildSubreaper = 36
-
-// becomeSubreaper makes orphaned descendants reparent to this process
-// instead of init, so that runledger can reap them and "the group is gone"
-// is something it observed rather than assumed: kill(-pgid, 0) also succeeds
-// on zombies nobody reaps. Every caller gets the one call's error.
-var becomeSubreaper = sync.OnceValue(func() error {
-	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
-		return errno
-	}
-	return nil
-})
 
 // group is the process group of one command: the command leads it, and its
 // descendants stay in it unless they create their own.

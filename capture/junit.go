@@ -39,7 +39,8 @@ func statID(path string) (fileID, os.FileInfo, bool) {
 	if !ok {
 		return fileID{}, info, false
 	}
-	return fileID{ino: int64(st.Ino), size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, info, true
+	mtime, ctime := statNanos(st)
+	return fileID{ino: int64(st.Ino), size: st.Size, mtime: mtime, ctime: ctime}, info, true
 }
 
 // snapshotJUnit records the files the patterns match before the run.

@@ -92,8 +92,7 @@ func newStream(path string, limit int64) (*stream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pipe for %s: %w", path, err)
 	}
-	// Best effort: a smaller pipe is only slower.
-	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, w.Fd(), syscall.F_SETPIPE_SZ, pipeSize)
+	growPipe(w.Fd())
 	st := &stream{r: r, w: w, log: l, done: make(chan struct{}),
 		chunks: make(chan *chunk, buffersPerStream), free: make(chan *chunk, buffersPerStream)}
 	for range buffersPerStream {
