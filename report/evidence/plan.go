@@ -152,7 +152,41 @@ func (p *planner) sort() (groups []*group, generic, verdicts []ref) {
 			}
 		}
 	}
+	// A parent test that failed because a subtest did (go's TestA for
+	// TestA/sub) mostly prints a tally; its subtests explain it, so their
+	// groups go first.
+	parents := parentTests(groups)
+	sort.SliceStable(groups, func(i, j int) bool {
+		return !parents[groups[i].test] && parents[groups[j].test]
+	})
 	return groups, generic, verdicts
+}
+
+// parentTests names the groups' tests that have a subtest among them.
+func parentTests(groups []*group) map[string]bool {
+	parents := map[string]bool{}
+	for _, g := range groups {
+		for i := len(g.test) - 1; i > 0; i-- {
+			if g.test[i] == '/' {
+				parents[g.test[:i]] = true
+			}
+		}
+	}
+	for t := range parents {
+		if _, ok := findGroup(groups, t); !ok {
+			delete(parents, t)
+		}
+	}
+	return parents
+}
+
+func findGroup(groups []*group, test string) (*group, bool) {
+	for _, g := range groups {
+		if g.test == test {
+			return g, true
+		}
+	}
+	return nil, false
 }
 
 // failures quotes the groups in rounds: every first block, cut to a fair

@@ -18,9 +18,10 @@ type bline struct {
 }
 
 // quote adds the lines of r's block that best explain it, within limit
-// bytes (and the budget): all of it when it fits; else its heading, then
-// windows around its key lines (assertion, expected/actual, location),
-// then its last lines, then more after the first key line.
+// bytes (and the budget): all of it when it fits; else its heading, its
+// last line when that says something (Python's exception, pytest's
+// location), windows around its key lines (assertion, expected/actual,
+// location), then more after the first key line.
 func (p *planner) quote(r ref, limit int64, reason string) error {
 	if p.budget <= 0 {
 		return nil
@@ -113,9 +114,6 @@ func selectLines(lines []bline, limit int64) []bool {
 				}
 			}
 		}
-	}
-	for i := len(lines) - 1; i >= len(lines)-3 && i > 0; i-- {
-		take(i)
 	}
 	for i := firstKey(lines); i < len(lines) && take(i); i++ {
 	}
@@ -236,6 +234,9 @@ func appendLines(out []bline, b []byte, start, no int64) []bline {
 // head, 0 for anything else (a test's own log lines, source listings).
 func keyOf(line []byte) int {
 	t := bytes.TrimLeft(clip(line, 512), " \t")
+	if hasPrefix(t, "--- FAIL") || hasPrefix(t, "--- PASS") || hasPrefix(t, "=== ") {
+		return 0 // a verdict or marker says nothing the excerpt's label does not
+	}
 	for _, w := range keyWords {
 		if bytes.Contains(t, w) {
 			return 2
