@@ -165,12 +165,14 @@ func cmdAction(a *app, _ []string) error {
 	code := -1 // no command of ours ran
 	var names []string
 	imageWarning := ""
+	cancelled := false
 	if in.mode == "run" {
 		last, err := a.actionRun(in, st)
 		if err != nil && last == nil {
 			return err
 		}
 		code, names = capture.ExitCode(last), []string{last.Name}
+		cancelled = last.Status == record.StatusCancelled
 		if hint := imageHint(last); hint != "" && a.getenv(imageEnv) != "" {
 			fmt.Fprintf(a.stdout, "::error::runledger: %s\n", escapeCommand(hint))
 			imageWarning = hint
@@ -192,7 +194,7 @@ func cmdAction(a *app, _ []string) error {
 		// (the event's pull_requests is empty for forks).
 		in.prNumber = prFromRecords(in.dir)
 	}
-	pub := a.publishAll(ctx, in, st, env, step)
+	pub := a.publishAll(ctx, in, st, env, step, cancelled)
 	return a.actionStatus(in, step, env, code, pub)
 }
 
@@ -243,11 +245,49 @@ type published struct {
 	warnings                                        []string
 }
 
-func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, step *publish.Step) published {
-	var out published
-	out.reportPath = filepath.Join(st.Dir, "report.json")
-	// The envelope names its artifact before the upload, so the copy inside
-	// the artifact says where it lives; a failed upload takes the name back.
+func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, step *publish.Step, cancelled bool) published {
+	out := published{reportPath: filepath.Join(st.Dir, "report.json")}
+	if cancelled {
+		return a.publishCancelled(ctx, in, st, env, step, out)
+	}
+	a.upload(ctx, in, st, env, &out)
+	a.announce(ctx, in, env, step, &out)
+	return out
+}
+
+// cancelBudget bounds publishing after the runner cancelled the step: it
+// sends SIGINT, SIGTERM 7.5 s later, then kills the container.
+const cancelBudget = 6 * time.Second
+
+// publishCancelled says what happened before it uploads: the summary and
+// the comment (without the artifact's link) first, then the upload in the
+// time left, then the comment again with the link if time still allows.
+// A slow upload of a large log must not cost the step its report.
+func (a *app) publishCancelled(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, step *publish.Step, out published) published {
+	ctx, stop := context.WithTimeout(ctx, cancelBudget)
+	defer stop()
+	setArtifact(env, "")
+	if err := writeJSON(out.reportPath, env); err != nil {
+		out.warnings = append(out.warnings, "write "+out.reportPath+": "+err.Error())
+	}
+	a.announce(ctx, in, env, step, &out)
+	a.upload(ctx, in, st, env, &out)
+	if deadline, _ := ctx.Deadline(); out.artifactID != "" && in.comment != "false" && time.Until(deadline) > time.Second {
+		full, compact := a.renderSections(in, env, out.artifactURL)
+		if url, _ := a.comment(ctx, in, env, full, compact); url != "" {
+			out.commentURL = url
+		}
+	}
+	for _, w := range out.warnings { // the upload's, after the summary was written
+		fmt.Fprintf(a.stdout, "::warning::runledger: %s\n", escapeCommand(w))
+	}
+	return out
+}
+
+// upload writes the envelope and uploads it with the logs. The envelope
+// names its artifact before the upload, so the copy inside the artifact
+// says where it lives; a failed upload takes the name back.
+func (a *app) upload(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, out *published) {
 	name, err := a.artifactName(in)
 	if err == nil {
 		setArtifact(env, name)
@@ -266,13 +306,22 @@ func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store,
 			out.warnings = append(out.warnings, "write "+out.reportPath+": "+werr.Error())
 		}
 	}
-	full, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: maxCommentBytes, ArtifactURL: out.artifactURL})
-	compact, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 4096, ArtifactURL: out.artifactURL})
+}
+
+// renderSections is the comment's full and compact sections.
+func (a *app) renderSections(in *actionInputs, env *report.Envelope, artifactURL string) (string, string) {
+	full, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: maxCommentBytes, ArtifactURL: artifactURL})
+	compact, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 4096, ArtifactURL: artifactURL})
 	// Second line of defence: the runner masks the log, not the comment.
 	full, compact = redact(full, in.token), redact(compact, in.token)
 	// The comment has its own marker; a section is the rest of the body.
-	full = strings.TrimPrefix(full, report.MarkerComment+"\n")
-	compact = strings.TrimPrefix(compact, report.MarkerComment+"\n")
+	return strings.TrimPrefix(full, report.MarkerComment+"\n"), strings.TrimPrefix(compact, report.MarkerComment+"\n")
+}
+
+// announce posts the comment, the annotations and the job summary, and
+// prints the warnings gathered so far.
+func (a *app) announce(ctx context.Context, in *actionInputs, env *report.Envelope, step *publish.Step, out *published) {
+	full, compact := a.renderSections(in, env, out.artifactURL)
 	if in.comment != "false" {
 		url, w := a.comment(ctx, in, env, full, compact)
 		out.commentURL, out.warnings = url, append(out.warnings, w...)
@@ -293,7 +342,7 @@ func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store,
 	for _, w := range out.warnings {
 		fmt.Fprintf(a.stdout, "::warning::runledger: %s\n", escapeCommand(w))
 	}
-	return out
+	out.warnings = nil // printed; what comes later is printed by whoever adds it
 }
 
 func (a *app) uploadLogs(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, name, reportPath string) (*artifact.Result, error) {

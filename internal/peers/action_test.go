@@ -17,7 +17,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v4"
 
@@ -742,4 +744,56 @@ func TestActionInImage(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, `input dir "/tmp/elsewhere" is outside the workspace`) {
 		t.Errorf("a store outside the workspace: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// TestActionCancelledPublishesFirst: the runner cancels a step with SIGINT
+// and kills it 7.5 s later (after a SIGTERM). The action then writes the
+// summary and the comment before it uploads, and gives the upload only
+// the time left: here the artifact service never answers, and the step
+// still reports, within the budget, that the run was cancelled.
+func TestActionCancelledPublishesFirst(t *testing.T) {
+	gh := fakegithub.New(t, "")
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Minute):
+		}
+	}))
+	t.Cleanup(hang.Close)
+	s := newStep(t, gh, hang, "pull_request.opened.json", fakegithub.TokenInstallation)
+	s.env["INPUT_COMMAND"], s.env["INPUT_NAME"] = "echo started\nsleep 60\necho never", "unit"
+	cmd := exec.Command(runledgerBinary(t), "action")
+	cmd.Dir = s.workspace
+	for k, v := range s.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("still running 30 s after SIGINT:\n%s", tail(stdout.String()))
+	}
+	took := time.Since(start)
+	outputs := parseOutputs(t, readText(t, s.env["GITHUB_OUTPUT"]))
+	summary := readText(t, s.env["GITHUB_STEP_SUMMARY"])
+	if outputs["status"] != "cancelled" || !strings.Contains(summary, "cancelled") || len(gh.PRComments(prNumber)) != 1 {
+		t.Errorf("after SIGINT: outputs %v, summary %d bytes, %d comments\n%s", outputs, len(summary), len(gh.PRComments(prNumber)), tail(stdout.String()))
+	}
+	if !strings.Contains(stdout.String(), "::warning::runledger: artifact:") {
+		t.Errorf("the upload that ran out of time is not reported:\n%s", tail(stdout.String()))
+	}
+	// The fake GitHub validates every request against GitHub's OpenAPI
+	// description, about two seconds each: the comment's time is the
+	// fake's. What bounds the rest is the action's budget.
+	t.Logf("SIGINT to exit: %v", took)
 }
