@@ -255,6 +255,9 @@ func (a *app) publishAll(ctx context.Context, in *actionInputs, st *store.Store,
 	return out
 }
 
+// maxNameTries bounds the suffixes tried after an artifact name conflict.
+const maxNameTries = 5
+
 // cancelBudget bounds publishing after the runner cancelled the step: it
 // sends SIGINT, SIGTERM 7.5 s later, then kills the container.
 const cancelBudget = 6 * time.Second
@@ -288,16 +291,32 @@ func (a *app) publishCancelled(ctx context.Context, in *actionInputs, st *store.
 // names its artifact before the upload, so the copy inside the artifact
 // says where it lives; a failed upload takes the name back.
 func (a *app) upload(ctx context.Context, in *actionInputs, st *store.Store, env *report.Envelope, out *published) {
-	name, err := a.artifactName(in)
-	if err == nil {
-		setArtifact(env, name)
-		if err = writeJSON(out.reportPath, env); err == nil {
-			var res *artifact.Result
-			if res, err = a.uploadLogs(ctx, in, st, env, name, out.reportPath); err == nil {
-				out.artifactID, out.artifactURL = strconv.FormatInt(res.ID, 10), res.URL
-				pinBlocks(env, res.Entries)
-			}
+	base, err := a.artifactName(in)
+	// A name the workflow run already used (the action run twice in one
+	// step's place, an artifact-name given twice) is a 409: the next free
+	// suffix is taken rather than losing the logs.
+	for n := 1; err == nil && n <= maxNameTries; n++ {
+		name := base
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", base, n)
 		}
+		setArtifact(env, name)
+		if err = writeJSON(out.reportPath, env); err != nil {
+			break
+		}
+		var res *artifact.Result
+		if res, err = a.uploadLogs(ctx, in, st, env, name, out.reportPath); err == nil {
+			out.artifactID, out.artifactURL = strconv.FormatInt(res.ID, 10), res.URL
+			pinBlocks(env, res.Entries)
+			if n > 1 {
+				out.warnings = append(out.warnings, fmt.Sprintf("artifact %q exists in this workflow run already; the logs went to %q", base, name))
+			}
+			break
+		}
+		if !errors.Is(err, artifact.ErrNameConflict) || n == maxNameTries {
+			break
+		}
+		err = nil // the next suffix
 	}
 	if err != nil {
 		out.warnings = append(out.warnings, fmt.Sprintf("artifact: %v; the logs stay in %s on the runner", err, st.Dir))

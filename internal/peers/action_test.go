@@ -10,6 +10,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -796,4 +798,53 @@ func TestActionCancelledPublishesFirst(t *testing.T) {
 	// description, about two seconds each: the comment's time is the
 	// fake's. What bounds the rest is the action's budget.
 	t.Logf("SIGINT to exit: %v", took)
+}
+
+// TestActionArtifactNameTaken: GitHub refuses a second artifact of one name
+// in a workflow run (409 already_exists; act's server does not, so a
+// proxy in front of it answers as GitHub does). A step whose artifact-name
+// was used already uploads under the next free suffix and says so.
+func TestActionArtifactNameTaken(t *testing.T) {
+	gh, act := fakegithub.New(t, ""), actServer(t)
+	target, _ := url.Parse(act.URL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/CreateArtifact") {
+			body, _ := io.ReadAll(r.Body)
+			var req struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(body, &req)
+			mu.Lock()
+			taken := seen[req.Name]
+			seen[req.Name] = true
+			mu.Unlock()
+			if taken {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusConflict)
+				io.WriteString(w, `{"code":"already_exists","msg":"an artifact with this name already exists on the workflow run"}`)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	s := newStep(t, gh, front, "pull_request.opened.json", fakegithub.TokenInstallation)
+	s.env["INPUT_COMMAND"], s.env["INPUT_ARTIFACT-NAME"] = "echo first", "logs"
+	first := s.run()
+	for _, f := range []string{s.env["GITHUB_OUTPUT"], s.env["GITHUB_STEP_SUMMARY"]} {
+		os.WriteFile(f, nil, 0o644)
+	}
+	s.env["INPUT_COMMAND"], s.env["GITHUB_ACTION"] = "echo second", "__runledger_runledger_2"
+	second := s.run()
+	if first.outputs["artifact-id"] == "" || second.outputs["artifact-id"] == "" || first.outputs["artifact-id"] == second.outputs["artifact-id"] {
+		t.Fatalf("artifact ids %q, %q\n%s", first.outputs["artifact-id"], second.outputs["artifact-id"], tail(second.stdout))
+	}
+	if name := artifactName(t, act, second.outputs["artifact-id"]); name != "logs-2" ||
+		!strings.Contains(second.stdout, `artifact \"logs\" exists in this workflow run already`) && !strings.Contains(second.stdout, `artifact "logs" exists in this workflow run already`) {
+		t.Errorf("second upload named %q; stdout:\n%s", name, tail(second.stdout))
+	}
 }
