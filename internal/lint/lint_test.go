@@ -197,3 +197,24 @@ func TestReadmeRecallTable(t *testing.T) {
 		t.Errorf("README.md does not hold report/testdata/corpus/RECALL.md as it is, between its corpus-recall markers")
 	}
 }
+
+// TestReleasePinsTheImage: the release workflow rewrites action.yml's
+// `  image: Dockerfile` line to the published image's digest; the line it
+// looks for must be there, once, or a release would ship an action that
+// builds in every job (or the step would fail).
+func TestReleasePinsTheImage(t *testing.T) {
+	action, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := os.ReadFile(filepath.Join(root, ".github", "workflows", "release.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(action), "\n  image: Dockerfile\n"); n != 1 {
+		t.Errorf("action.yml has %d '  image: Dockerfile' lines, want 1", n)
+	}
+	if !strings.Contains(string(release), `sed -i "s#^  image: Dockerfile\$#  image: ${IMAGE}#" action.yml`) {
+		t.Error("release.yml no longer pins the image the way this test checks")
+	}
+}
