@@ -260,7 +260,7 @@ const maxNameTries = 5
 
 // cancelBudget bounds publishing after the runner cancelled the step: it
 // sends SIGINT, SIGTERM 7.5 s later, then kills the container.
-const cancelBudget = 6 * time.Second
+const cancelBudget = 5 * time.Second
 
 // publishCancelled says what happened before it uploads: the summary and
 // the comment (without the artifact's link) first, then the upload in the

@@ -191,3 +191,32 @@ func TestContainer(t *testing.T) {
 		t.Errorf("a store outside the workspace: exit %d\n%s%s", lost.code, lost.stdout, lost.stderr)
 	}
 }
+
+// TestContainerCancel cancels a step the way the runner does — SIGINT to
+// the container, SIGTERM 7.5 s later — and checks that the step reported
+// before the SIGTERM: outputs, summary and comment say cancelled.
+func TestContainerCancel(t *testing.T) {
+	image := containerImage(t)
+	gh, act := fakegithub.New(t, ""), actServer(t)
+	s := newRunnerStep(t, image, gh, act.URL)
+	s.env["INPUT_COMMAND"] = "echo started\nsleep 60\necho never"
+	done := make(chan result, 1)
+	go func() { done <- s.run("8c9d") }()
+	time.Sleep(4 * time.Second) // the container is up and the command sleeping
+	start := time.Now()
+	if out, err := exec.Command("docker", "kill", "--signal", "SIGINT", s.name).CombinedOutput(); err != nil {
+		t.Fatalf("docker kill: %v %s", err, out)
+	}
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(7500 * time.Millisecond):
+		exec.Command("docker", "kill", "--signal", "SIGTERM", s.name).Run()
+		r = <-done
+		t.Errorf("still running 7.5 s after SIGINT, when the runner sends SIGTERM")
+	}
+	t.Logf("SIGINT to exit: %v", time.Since(start))
+	if r.outputs["status"] != "cancelled" || !strings.Contains(r.summary, "cancelled") || len(gh.PRComments(prNumber)) != 1 {
+		t.Errorf("after SIGINT: exit %d, outputs %v, %d comments\n%s", r.code, r.outputs, len(gh.PRComments(prNumber)), tail(r.stdout))
+	}
+}
