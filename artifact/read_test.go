@@ -15,16 +15,16 @@ import (
 	"github.com/runledger/runledger/record"
 )
 
-// bigStore writes a stdout.log of size bytes, sparse zeros but for random
-// bytes around [at, at+n), and zips it into a local artifact.
-func bigStore(t *testing.T, size, at, n int64) (zipPath string, cited []byte) {
+// sparseLog writes dir/stdout.log: size bytes, zeros (sparse) but for
+// random bytes around [at, at+n); it returns the path and those n bytes.
+func sparseLog(t *testing.T, dir string, size, at, n int64) (string, []byte) {
 	t.Helper()
-	dir := t.TempDir()
 	log := filepath.Join(dir, "stdout.log")
 	f, err := os.Create(log)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
 	if err := f.Truncate(size); err != nil {
 		t.Fatal(err)
 	}
@@ -33,13 +33,29 @@ func bigStore(t *testing.T, size, at, n int64) (zipPath string, cited []byte) {
 	if _, err := f.WriteAt(noise, at-1<<10); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
-	zipPath = filepath.Join(dir, "artifact.zip")
+	return log, noise[1<<10 : 1<<10+n]
+}
+
+// zipFiles writes files into dir/artifact.zip as the uploader does.
+func zipFiles(t *testing.T, dir string, files []File) string {
+	t.Helper()
+	zipPath := filepath.Join(dir, "artifact.zip")
 	out, err := os.Create(zipPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
+	if _, _, _, err := writeZip(out, files); err != nil {
+		t.Fatal(err)
+	}
+	return zipPath
+}
+
+// bigStore zips a sparse stdout.log (see sparseLog) into a local artifact.
+func bigStore(t *testing.T, size, at, n int64) (zipPath string, cited []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	log, cited := sparseLog(t, dir, size, at, n)
 	files := []File{
 		{Name: "run-1/stdout.log", Path: log, Store: true},
 		{Name: "run-1/record.json", Path: log + ".json"},
@@ -47,10 +63,7 @@ func bigStore(t *testing.T, size, at, n int64) (zipPath string, cited []byte) {
 	if err := os.WriteFile(files[1].Path, []byte(`{"status":"failed"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := writeZip(out, files); err != nil {
-		t.Fatal(err)
-	}
-	return zipPath, noise[1<<10 : 1<<10+n]
+	return zipFiles(t, dir, files), cited
 }
 
 // TestReadRangeCostsTheRange reads 4 KiB out of a 200 MiB artifact and
@@ -351,39 +364,19 @@ func TestVerifiedReadCost(t *testing.T) {
 func bigRunStore(t *testing.T, size, at, n int64) (string, []byte) {
 	t.Helper()
 	dir := t.TempDir()
-	log := filepath.Join(dir, "stdout.log")
-	f, err := os.Create(log)
+	log, cited := sparseLog(t, dir, size, at, n)
+	data, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	noise := make([]byte, n)
-	rand.Read(noise)
-	if _, err := f.WriteAt(noise, at); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	data, _ := os.ReadFile(log)
 	rec := record.Record{Schema: record.Schema, ID: "run-1", Name: "big", Attempt: 1, Status: record.StatusFailed,
 		Streams: map[string]*record.Stream{"stdout": {File: "stdout.log", Bytes: size, StoredBytes: size,
 			StoredRanges: [][2]int64{{0, size}}, SHA256: sha(data), Complete: true}}}
 	if err := record.Write(dir, &rec); err != nil {
 		t.Fatal(err)
 	}
-	zipPath := filepath.Join(dir, "artifact.zip")
-	out, err := os.Create(zipPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	files := []File{
+	return zipFiles(t, dir, []File{
 		{Name: "run-1/stdout.log", Path: log, Store: true},
 		{Name: "run-1/record.json", Path: filepath.Join(dir, record.FileName)},
-	}
-	if _, _, _, err := writeZip(out, files); err != nil {
-		t.Fatal(err)
-	}
-	return zipPath, noise
+	}), cited
 }
