@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/runledger/runledger/record"
 )
@@ -40,14 +41,20 @@ func FromReaderAt(name string, s *record.Stream, ra io.ReaderAt) *Log {
 // record.
 func Open(runDir string, rec *record.Record, stream string) (*Log, error) {
 	s, ok := rec.Streams[stream]
+	if j, isJUnit := JUnitStream(rec, stream); isJUnit {
+		s, ok = j, true
+	}
 	if !ok {
-		return nil, fmt.Errorf("stream %q: run %s has none (want stdout, stderr or output)", stream, rec.ID)
+		return nil, fmt.Errorf("stream %q: run %s has none (want stdout, stderr, output, or a junit/… file the run recorded)", stream, rec.ID)
 	}
 	if s.File == "" || s.File != filepath.Base(s.File) || s.File[0] == '.' {
 		// A record is data, not trusted: it may not point outside its run.
 		return nil, fmt.Errorf("stream %q of run %s names file %q outside its run directory", stream, rec.ID, s.File)
 	}
 	path := filepath.Join(runDir, s.File)
+	if _, isJUnit := JUnitStream(rec, stream); isJUnit {
+		path = filepath.Join(runDir, "junit", s.File)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", stream, err)
@@ -245,4 +252,22 @@ func (l *Log) Grep(re *regexp.Regexp, max, context int) ([]Match, bool, error) {
 		return true
 	})
 	return out, more, err
+}
+
+// JUnitStream describes a JUnit file the run recorded (copied into its
+// directory as junit/NNN-name.xml) as a stream, so that excerpts quoted
+// from it can be read back and checked like a log's: name is its stored
+// path, "junit/NNN-name.xml". File is its base name inside junit/.
+func JUnitStream(rec *record.Record, name string) (*record.Stream, bool) {
+	base, ok := strings.CutPrefix(name, "junit/")
+	if !ok {
+		return nil, false
+	}
+	for _, j := range rec.JUnit {
+		if filepath.ToSlash(j.Stored) == name {
+			return &record.Stream{File: base, Bytes: j.Bytes, StoredBytes: j.Bytes,
+				StoredRanges: [][2]int64{{0, j.Bytes}}, SHA256: j.SHA256, Complete: true}, true
+		}
+	}
+	return nil, false
 }

@@ -16,7 +16,7 @@ import (
 // ShowInput selects a stretch of one stream of one run.
 type ShowInput struct {
 	Run        string `json:"run" jsonschema:"run id, unique id prefix, or run name (its latest attempt)"`
-	Stream     string `json:"stream,omitempty" jsonschema:"stdout, stderr or output (both in arrival order); default output"`
+	Stream     string `json:"stream,omitempty" jsonschema:"stdout, stderr or output (both in arrival order), or a junit/NNN-name.xml file an excerpt cites; default output"`
 	Range      string `json:"range,omitempty" jsonschema:"byte range A:B in original stream offsets, B exclusive, as excerpts cite it"`
 	Lines      string `json:"lines,omitempty" jsonschema:"line range A:B, 1-based and inclusive, of the stored log"`
 	SHA256     string `json:"sha256,omitempty" jsonschema:"expected sha256 (hex) of exactly the requested range, e.g. an excerpt's: the call fails if the bytes differ"`

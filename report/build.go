@@ -111,6 +111,11 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	case !runPassed(r, run):
 		run.Excerpts = excerpts(dir, r, opts.Excerpt, &exWarnings)
 	}
+	if run.Summary.Source == "junit" && !runPassed(r, run) {
+		// What the log does not show of a failing test, its JUnit file may.
+		jx, jw := junitExcerpts(dir, r, run.Excerpts)
+		run.Excerpts, exWarnings = append(run.Excerpts, jx...), append(exWarnings, jw...)
+	}
 	run.Warnings = append(run.Warnings, exWarnings...)
 	if run.Status == string(record.StatusPassed) && !runPassed(r, run) {
 		run.Status = "unverified"

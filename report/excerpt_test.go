@@ -13,8 +13,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/runledger/runledger/capture"
 	"github.com/runledger/runledger/record"
 )
 
@@ -474,5 +476,61 @@ func BenchmarkSelectExcerptsGoVerbose(b *testing.B) {
 		if err != nil || !strings.Contains(quotedText(ex), "Checksum(40000) = 1, want 2") {
 			b.Fatalf("failure not quoted: %v", err)
 		}
+	}
+}
+
+// TestJUnitQuotedWhenTheLogIsSilent: a runner that prints only a test's
+// name (Gradle's "> testDivide() FAILED") keeps its message and stack in
+// the JUnit file; the excerpts then quote that <failure> element from the
+// run's copy of the file, with the file's own byte range and hash, and
+// leave alone a failure the log already shows.
+func TestJUnitQuotedWhenTheLogIsSilent(t *testing.T) {
+	xml := `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="CalcTest" tests="2" failures="2">
+  <testcase classname="com.example.CalcTest" name="testDivide"><failure message="expected: &lt;2&gt; but was: &lt;3&gt;" type="org.opentest4j.AssertionFailedError">org.opentest4j.AssertionFailedError: expected: &lt;2&gt; but was: &lt;3&gt;
+	at com.example.CalcTest.testDivide(CalcTest.java:14)</failure></testcase>
+  <testcase classname="com.example.CalcTest" name="testShown"><failure message="shown in the log already">x</failure></testcase>
+</testsuite>`
+	script := `echo "CalcTest > testDivide() FAILED"; echo "CalcTest > testShown() FAILED: shown in the log already"; printf '%s' "$1" > junit.xml; exit 1`
+	st, work := newStore(t), t.TempDir()
+	if _, err := capture.Run(st, capture.Options{Name: "gradle", Argv: []string{"sh", "-c", script, "sh", xml}, Dir: work,
+		KillAfter: time.Second, JUnit: []string{"junit.xml"}}); err != nil {
+		t.Fatal(err)
+	}
+	env, err := Build(st, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := env.Runs[0]
+	var quoted []Excerpt
+	for _, x := range run.Excerpts {
+		if strings.HasPrefix(x.Stream, "junit/") {
+			quoted = append(quoted, x)
+		}
+	}
+	if len(quoted) != 1 || quoted[0].Test != "testDivide" || !strings.Contains(quoted[0].Text, "CalcTest.java:14") ||
+		!strings.HasPrefix(quoted[0].Text, "<failure") || !strings.HasSuffix(strings.TrimSpace(quoted[0].Text), "</failure>") {
+		t.Fatalf("JUnit quotes %+v", quoted)
+	}
+	checkCitedRanges(t, run)
+}
+
+// TestJUnitElements: every <failure> and <error> element's range is
+// exactly its bytes, however the file is laid out.
+func TestJUnitElements(t *testing.T) {
+	doc := `<testsuites><testsuite><testcase name="a"/><testcase name="b" classname="c">` +
+		`<failure message="m">stack</failure></testcase>` + "\n" +
+		`<testcase name="d"><error type="E"/></testcase><testcase name="e"><skipped/></testcase></testsuite></testsuites>`
+	els, err := junitElements(strings.NewReader(doc), 10)
+	if err != nil || len(els) != 2 {
+		t.Fatalf("%d elements, %v", len(els), err)
+	}
+	for i, want := range []string{`<failure message="m">stack</failure>`, `<error type="E"/>`} {
+		if got := doc[els[i].start:els[i].end]; got != want {
+			t.Errorf("element %d: %q, want %q", i, got, want)
+		}
+	}
+	if els[0].name != "b" || els[0].classname != "c" || els[0].message != "m" || els[1].name != "d" {
+		t.Errorf("names %+v", els)
 	}
 }

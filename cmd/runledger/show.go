@@ -38,7 +38,7 @@ type logSource struct {
 
 func (s *logSource) flags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&s.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
-	fs.StringVar(&s.stream, "stream", "output", "`stream`: stdout, stderr or output")
+	fs.StringVar(&s.stream, "stream", "output", "`stream`: stdout, stderr or output, or a junit/NNN-name.xml file an excerpt cites")
 	fs.StringVar(&s.repo, "repo", "", "read from an uploaded artifact of this `owner/name` (token from GITHUB_TOKEN or GH_TOKEN)")
 	fs.Int64Var(&s.artifact, "artifact", 0, "artifact `id` to read from, with --repo")
 	fs.StringVar(&s.zip, "artifact-file", "", "read from a downloaded artifact `zip`")

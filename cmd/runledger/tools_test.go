@@ -412,3 +412,34 @@ func TestShowTamperedArtifactBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestShowJUnitExcerpt: an excerpt quoted from a run's JUnit file reads
+// back with show --stream junit/NNN-name.xml, checked against the record's
+// hash of the file and the excerpt's own.
+func TestShowJUnitExcerpt(t *testing.T) {
+	dir := t.TempDir()
+	xml := `<testsuite><testcase classname="c" name="testDivide"><failure message="expected 2 but was 3">at Calc.java:14</failure></testcase></testsuite>`
+	runApp(t, dir, "", "run", "--quiet", "--name", "g", "--junit", "junit.xml", "--", "sh", "-c",
+		`echo "testDivide() FAILED"; printf '%s' "$1" > junit.xml; exit 1`, "sh", xml)
+	code, out, stderr := runApp(t, dir, "", "report", "--format", "json")
+	var env report.Envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil || len(env.Runs) != 1 {
+		t.Fatalf("report: exit %d %v %s", code, err, stderr)
+	}
+	var x *report.Excerpt
+	for i := range env.Runs[0].Excerpts {
+		if strings.HasPrefix(env.Runs[0].Excerpts[i].Stream, "junit/") {
+			x = &env.Runs[0].Excerpts[i]
+		}
+	}
+	if x == nil {
+		t.Fatalf("no JUnit excerpt: %+v", env.Runs[0].Excerpts)
+	}
+	code, out, stderr = runApp(t, dir, "", "show", "g", "--stream", x.Stream, "--range", fmt.Sprintf("%d:%d", x.Start, x.End), "--sha256", x.SHA256)
+	if code != 0 || !strings.Contains(out, "at Calc.java:14") || !strings.HasPrefix(out, "<failure") {
+		t.Fatalf("show --stream %s: exit %d out %q stderr %s", x.Stream, code, out, stderr)
+	}
+	if code, _, stderr = runApp(t, dir, "", "show", "g", "--stream", "junit/../record.json", "--range", "0:1"); code == 0 || !strings.Contains(stderr, "has none") {
+		t.Errorf("a junit/ path the record does not list: exit %d %s", code, stderr)
+	}
+}

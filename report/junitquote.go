@@ -1,0 +1,149 @@
+package report
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/runledger/runledger/logread"
+	"github.com/runledger/runledger/record"
+)
+
+// Bounds on what is quoted from JUnit files: the log's evidence comes
+// first, these only fill in for failures it does not show.
+const (
+	junitQuoteBytes   = 4 << 10 // all JUnit quotes of a run
+	junitElementBytes = 1 << 10 // one <failure> or <error> element
+	junitMaxFileBytes = 32 << 20
+)
+
+// junitElement is the byte range of one <failure> or <error> element of a
+// JUnit file, and the test it belongs to.
+type junitElement struct {
+	name, classname, message string
+	start, end               int64
+}
+
+// junitElements finds the <failure> and <error> elements in a JUnit file,
+// at most max of them, with their exact byte ranges.
+func junitElements(r io.Reader, max int) ([]junitElement, error) {
+	d := xml.NewDecoder(r)
+	d.Strict = false
+	var out []junitElement
+	var name, class string
+	for len(out) < max {
+		start := d.InputOffset()
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "testcase":
+			name, class = attr(se, "name"), attr(se, "classname")
+		case "failure", "error":
+			msg := attr(se, "message")
+			if err := d.Skip(); err != nil {
+				return out, err
+			}
+			out = append(out, junitElement{name: name, classname: class, message: msg, start: start, end: d.InputOffset()})
+		}
+	}
+	return out, nil
+}
+
+// junitExcerpts quotes, from the JUnit files the run wrote (the copies in
+// its directory), the <failure> and <error> elements of failing tests
+// that the log's excerpts do not already explain: Gradle and many runners
+// print a test's name and keep its message and stack in the XML. Each
+// excerpt cites its file as stream "junit/NNN-name.xml", with that file's
+// own byte range and hash, readable with show --stream.
+func junitExcerpts(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
+	var out []Excerpt
+	var warnings []string
+	left := int64(junitQuoteBytes)
+	for _, j := range r.JUnit {
+		if left <= 0 {
+			break
+		}
+		name := filepath.ToSlash(j.Stored)
+		s, ok := logread.JUnitStream(r, name)
+		if !ok || j.Bytes > junitMaxFileBytes {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "junit", s.File))
+		if err != nil || int64(len(data)) != j.Bytes || sha(data) != j.SHA256 {
+			warnings = append(warnings, fmt.Sprintf("%s: not quoted: it does not match its record", name))
+			continue
+		}
+		elems, err := junitElements(bytes.NewReader(data), 200)
+		if err != nil && len(elems) == 0 {
+			continue
+		}
+		for _, e := range elems {
+			if left <= 0 {
+				break
+			}
+			if explained(e, have) || explained(e, out) {
+				continue
+			}
+			end := min(e.end, e.start+min(junitElementBytes, left))
+			ex := junitExcerpt(name, data, e, end)
+			out = append(out, ex)
+			left -= end - e.start
+		}
+	}
+	return out, warnings
+}
+
+// explained reports whether an excerpt already speaks for the failing
+// test: it names it, or quotes its message.
+func explained(e junitElement, xs []Excerpt) bool {
+	msg := strings.TrimSpace(e.message)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	for _, x := range xs {
+		t := x.Test
+		if t != "" && (t == e.name || strings.HasSuffix(t, "/"+e.name) || strings.HasSuffix(t, "::"+e.name) ||
+			strings.HasSuffix(t, "."+e.name) || strings.HasSuffix(t, " › "+e.name) || strings.Contains(t, e.name+"(")) {
+			return true
+		}
+		if len(msg) >= 8 && strings.Contains(x.Text, msg) {
+			return true
+		}
+	}
+	return false
+}
+
+func junitExcerpt(stream string, data []byte, e junitElement, end int64) Excerpt {
+	raw := data[e.start:end]
+	sum := sha256.Sum256(raw)
+	first := int64(bytes.Count(data[:e.start], []byte{'\n'})) + 1
+	text := exText(raw, 1024)
+	if end < e.end {
+		text += fmt.Sprintf("…[element continues for %d more bytes]…\n", e.end-end)
+	}
+	return Excerpt{Stream: stream, Start: e.start, End: end, FirstLine: first,
+		LastLine: first + int64(bytes.Count(raw[:max(len(raw)-1, 0)], []byte{'\n'})),
+		Reason:   "failure", Test: e.name, Role: "junit", Runner: "junit",
+		SHA256: hex.EncodeToString(sum[:]), Text: text}
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
