@@ -418,6 +418,7 @@ func TestShowTamperedArtifactBlock(t *testing.T) {
 // hash of the file and the excerpt's own.
 func TestShowJUnitExcerpt(t *testing.T) {
 	dir := t.TempDir()
+	t.Chdir(t.TempDir()) // the command writes junit.xml where it runs
 	xml := `<testsuite><testcase classname="c" name="testDivide"><failure message="expected 2 but was 3">at Calc.java:14</failure></testcase></testsuite>`
 	runApp(t, dir, "", "run", "--quiet", "--name", "g", "--junit", "junit.xml", "--", "sh", "-c",
 		`echo "testDivide() FAILED"; printf '%s' "$1" > junit.xml; exit 1`, "sh", xml)
