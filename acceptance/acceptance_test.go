@@ -97,6 +97,10 @@ func checkCitations(t *testing.T, run report.Run) {
 	t.Helper()
 	for _, ex := range run.Excerpts {
 		log := run.Logs[ex.Stream]
+		if strings.HasPrefix(ex.Stream, "junit/") { // the run's copy of a JUnit file, beside its logs
+			log = report.Log{Path: filepath.Join(filepath.Dir(run.Logs["stdout"].Path), filepath.FromSlash(ex.Stream)),
+				Stored: [][2]int64{{0, 1 << 40}}}
+		}
 		data, err := os.ReadFile(log.Path)
 		if err != nil {
 			t.Fatal(err)

@@ -80,6 +80,9 @@ type Span struct {
 // Excerpt is a cited piece of a log. Text has ANSI codes stripped and invalid
 // UTF-8 replaced; SHA256 is of the raw bytes [Start, End) of the stream.
 type Excerpt struct {
+	// Stream is "stdout" or "stderr", or "junit/NNN-name.xml" for a quote
+	// from the run's copy of a JUnit file (in its run directory and
+	// artifact, read back with show --stream).
 	Stream    string `json:"stream"`
 	Start     int64  `json:"start"`
 	End       int64  `json:"end"`
