@@ -81,8 +81,8 @@ type Span struct {
 // UTF-8 replaced; SHA256 is of the raw bytes [Start, End) of the stream.
 type Excerpt struct {
 	// Stream is "stdout" or "stderr", or "junit/NNN-name.xml" for a quote
-	// from the run's copy of a JUnit file (in its run directory and
-	// artifact, read back with show --stream).
+	// from the run's copy of a JUnit file (in its run directory, read back
+	// with show --stream; the artifact holds the file whole, compressed).
 	Stream    string `json:"stream"`
 	Start     int64  `json:"start"`
 	End       int64  `json:"end"`
