@@ -126,3 +126,20 @@ func sameJSON(a, b any) bool {
 	y, _ := json.Marshal(b)
 	return bytes.Equal(x, y)
 }
+
+// TestGoOkPackageHasNoFailures: a package go test reports `ok` failed no
+// test, whatever --- FAIL lines its tests printed (testify's suite runs
+// suites it expects to fail); the package that did fail still counts.
+func TestGoOkPackageHasNoFailures(t *testing.T) {
+	log := "=== RUN   TestSuiteFails\n=== RUN   TestSuiteFails/Inner\n    suite_test.go:42: expected by the suite\n" +
+		"--- FAIL: TestSuiteFails/Inner (0.00s)\n--- PASS: TestSuiteFails (0.00s)\nPASS\nok  \tex.com/suite\t0.1s\n" +
+		"=== RUN   TestReal\n    real_test.go:7: got 3, want 2\n--- FAIL: TestReal (0.00s)\nFAIL\nFAIL\tex.com/real\t0.1s\nFAIL\n"
+	c, err := Check(strings.NewReader(log), int64(len(log)))
+	if err != nil || c.Unverified != nil {
+		t.Fatalf("Check: %v, unverified %v", err, c.Unverified)
+	}
+	s := c.Summary
+	if s.Failed == nil || *s.Failed != 1 || len(s.Failures) != 1 || s.Failures[0].Name != "TestReal" || len(s.Flaky) != 0 {
+		t.Errorf("failed %v, failures %+v, flaky %+v; want only TestReal", fmtp(s.Failed), s.Failures, s.Flaky)
+	}
+}
