@@ -399,20 +399,22 @@ type countingWriter struct {
 	limit int64 // bytes to send before dropping the rest; -1 for all
 }
 
+// Write counts the bytes before it sends them: counted after, the last
+// piece could reach the client, and the test read the count, before the
+// count went up.
 func (c *countingWriter) Write(p []byte) (int, error) {
 	if c.limit >= 0 {
 		keep := min(int64(len(p)), c.limit)
 		c.limit -= keep
+		c.count(int(keep))
 		n, err := c.ResponseWriter.Write(p[:keep])
-		c.count(n)
 		if err != nil {
 			return n, err
 		}
 		return len(p), nil
 	}
-	n, err := c.ResponseWriter.Write(p)
-	c.count(n)
-	return n, err
+	c.count(len(p))
+	return c.ResponseWriter.Write(p)
 }
 
 func (c *countingWriter) count(n int) {

@@ -51,6 +51,26 @@ func zipFiles(t *testing.T, dir string, files []File) string {
 	return zipPath
 }
 
+// serveZip puts a zip on the fake's blob host and opens it through the
+// API's redirect, as a reader of an uploaded artifact does.
+func serveZip(t *testing.T, f *fakeService, zipPath string) (*Reader, os.FileInfo) {
+	t.Helper()
+	zf, err := os.Open(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { zf.Close() })
+	info, err := zf.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(context.Background(), nil, f.srv.URL+"/api/v3", "octo/repo", f.addBlob("big", zf, info.Size()), apiToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, info
+}
+
 // bigStore zips a sparse stdout.log (see sparseLog) into a local artifact.
 func bigStore(t *testing.T, size, at, n int64) (zipPath string, cited []byte) {
 	t.Helper()
@@ -75,20 +95,9 @@ func TestReadRangeCostsTheRange(t *testing.T) {
 	}
 	const size, at, n = 200 << 20, 150<<20 + 12345, 4 << 10
 	zipPath, cited := bigStore(t, size, at, n)
-	zf, err := os.Open(zipPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zf.Close()
-	info, _ := zf.Stat()
 	f := newFake(t)
-	id := f.addBlob("big", zf, info.Size())
-
 	ctx := context.Background()
-	r, err := Open(ctx, nil, f.srv.URL+"/api/v3", "octo/repo", id, apiToken)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, info := serveZip(t, f, zipPath)
 	opened := f.servedBytes()
 	got, err := r.ReadRange(ctx, "run-1/stdout.log", at, at+n)
 	if err != nil || !bytes.Equal(got, cited) {
@@ -265,20 +274,10 @@ func TestOpenFileManifest(t *testing.T) {
 func TestSignedURLRenewed(t *testing.T) {
 	const size, at, n = 24 << 20, 20<<20 + 777, 4 << 10
 	zipPath, cited := bigStore(t, size, at, n)
-	zf, err := os.Open(zipPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zf.Close()
-	info, _ := zf.Stat()
 	f := newFake(t)
 	f.expireAfter = 3 // requests per URL
-	id := f.addBlob("big", zf, info.Size())
 	ctx := context.Background()
-	r, err := Open(ctx, nil, f.srv.URL+"/api/v3", "octo/repo", id, apiToken)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := serveZip(t, f, zipPath)
 	// A front-to-back read in 4 MiB pieces, as grep does: 6+ requests.
 	for off := int64(0); off < size; off += 4 << 20 {
 		got, err := r.ReadRange(ctx, "run-1/stdout.log", off, min(off+4<<20, size))
@@ -300,7 +299,7 @@ func TestSignedURLRenewed(t *testing.T) {
 	f.mu.Lock()
 	f.expireAfter = -1 // every use is past its life
 	f.mu.Unlock()
-	_, err = r.ReadRange(ctx, "run-1/stdout.log", 0, 100)
+	_, err := r.ReadRange(ctx, "run-1/stdout.log", 0, 100)
 	if err == nil || strings.Contains(err.Error(), downloadSig) || strings.Contains(err.Error(), apiToken) {
 		t.Fatalf("a URL that stays expired: %v", err)
 	}
@@ -319,19 +318,9 @@ func TestVerifiedReadCost(t *testing.T) {
 	}
 	const size, at, n = 200 << 20, 150<<20 + 12345, 4 << 10
 	zipPath, cited := bigRunStore(t, size, at, n)
-	zf, err := os.Open(zipPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zf.Close()
-	info, _ := zf.Stat()
 	f := newFake(t)
-	id := f.addBlob("big", zf, info.Size())
 	ctx := context.Background()
-	r, err := Open(ctx, nil, f.srv.URL+"/api/v3", "octo/repo", id, apiToken)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := serveZip(t, f, zipPath)
 	rs, err := OpenRunStream(ctx, r, "run-1", "stdout")
 	if err != nil {
 		t.Fatal(err)

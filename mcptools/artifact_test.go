@@ -1,9 +1,7 @@
 package mcptools
 
 import (
-	"archive/zip"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -15,61 +13,8 @@ import (
 	"testing"
 
 	"github.com/runledger/runledger/artifact"
+	"github.com/runledger/runledger/internal/artifacttest"
 )
-
-// zipOpt shapes the artifact zipRun writes.
-type zipOpt struct {
-	stdoutSum string // the manifest's sha256 of stdout.log; "" for the true one
-	oldFormat bool   // no block hashes, as artifacts written before them
-	tamperAt  int64  // change this byte of stdout.log after hashing it; 0 for none
-}
-
-// zipRun writes a run directory as artifact.RunFiles lays it out, logs
-// stored uncompressed, with a manifest as the uploader writes it.
-func zipRun(t *testing.T, runDir, id string, o zipOpt) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "artifact.zip")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zw := zip.NewWriter(f)
-	files, err := artifact.RunFiles(runDir, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := artifact.Manifest{Schema: artifact.ManifestSchema}
-	for _, file := range files {
-		data, err := os.ReadFile(file.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := artifact.Entry{Name: file.Name, Size: int64(len(data)), SHA256: sha256Hex(data)}
-		if !o.oldFormat {
-			e.Blocks, e.BlocksSHA256, _ = artifact.HashBlocks(bytes.NewReader(data))
-			e.BlockSize = artifact.HashBlockSize
-		}
-		if strings.HasSuffix(file.Name, "/stdout.log") {
-			if o.stdoutSum != "" {
-				e.SHA256 = o.stdoutSum
-			}
-			if o.tamperAt > 0 {
-				data = append([]byte(nil), data...)
-				data[o.tamperAt] ^= 0x20
-			}
-		}
-		m.Entries = append(m.Entries, e)
-		w, _ := zw.CreateHeader(&zip.FileHeader{Name: file.Name, Method: zip.Store})
-		w.Write(data)
-	}
-	w, _ := zw.Create(artifact.ManifestName)
-	json.NewEncoder(w).Encode(m)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // githubAPI answers the artifact download with a redirect to a blob that
 // honours Range, as GitHub does.
@@ -106,8 +51,8 @@ func TestShowArtifact(t *testing.T) {
 	call(t, session(t, Options{AllowRun: true, StoreDir: dir}), "run", map[string]any{"command": failingScript}, &out)
 	runDir := filepath.Join(dir, out.Run.ID)
 	srv := githubAPI(t, map[int64]string{
-		7: zipRun(t, runDir, out.Run.ID, zipOpt{}),
-		8: zipRun(t, runDir, out.Run.ID, zipOpt{stdoutSum: strings.Repeat("0", 64)}),
+		7: artifacttest.ZipRun(t, runDir, out.Run.ID, artifacttest.Options{}),
+		8: artifacttest.ZipRun(t, runDir, out.Run.ID, artifacttest.Options{StdoutSHA256: strings.Repeat("0", 64)}),
 	})
 	env := map[string]string{"GITHUB_API_URL": srv.URL, "GH_TOKEN": "test-token"}
 	cs := session(t, Options{StoreDir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
@@ -162,8 +107,8 @@ func TestGrepArtifact(t *testing.T) {
 	across := string(log[start : start+bytes.IndexByte(log[start:], '\n')])
 	var gets atomic.Int64
 	srv := countingAPI(t, map[int64]string{
-		7: zipRun(t, runDir, out.Run.ID, zipOpt{}),
-		8: zipRun(t, runDir, out.Run.ID, zipOpt{stdoutSum: strings.Repeat("0", 64)}),
+		7: artifacttest.ZipRun(t, runDir, out.Run.ID, artifacttest.Options{}),
+		8: artifacttest.ZipRun(t, runDir, out.Run.ID, artifacttest.Options{StdoutSHA256: strings.Repeat("0", 64)}),
 	}, &gets)
 	env := map[string]string{"GITHUB_API_URL": srv.URL, "GH_TOKEN": "test-token"}
 	remote := session(t, Options{StoreDir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
@@ -212,8 +157,8 @@ func TestArtifactTamperedBlock(t *testing.T) {
 	}
 	at := int64(artifact.HashBlockSize + 1000) // in the second block
 	srv := githubAPI(t, map[int64]string{
-		9:  zipRun(t, runDir, out.Run.ID, zipOpt{tamperAt: at}),
-		10: zipRun(t, runDir, out.Run.ID, zipOpt{oldFormat: true}),
+		9:  artifacttest.ZipRun(t, runDir, out.Run.ID, artifacttest.Options{TamperAt: at}),
+		10: artifacttest.ZipRun(t, runDir, out.Run.ID, artifacttest.Options{OldFormat: true}),
 	})
 	env := map[string]string{"GITHUB_API_URL": srv.URL, "GH_TOKEN": "test-token"}
 	cs := session(t, Options{StoreDir: t.TempDir(), Getenv: func(k string) string { return env[k] }})

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -72,7 +73,8 @@ func stepRunName(o *actionInputs, getenv func(string) string) string {
 		return o.name
 	}
 	words := commandWords(o.command)
-	where := strings.Join(nonEmpty(getenv("GITHUB_JOB"), getenv("GITHUB_ACTION")), "/")
+	where := strings.Join(slices.DeleteFunc([]string{getenv("GITHUB_JOB"), getenv("GITHUB_ACTION")},
+		func(s string) bool { return s == "" }), "/")
 	switch {
 	case where == "":
 		return words
@@ -95,16 +97,6 @@ func commandWords(command string) string {
 		}
 	}
 	return ""
-}
-
-func nonEmpty(ss ...string) []string {
-	var out []string
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func (o *actionInputs) validate() []error {

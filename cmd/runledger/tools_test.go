@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/runledger/runledger/artifact"
 	"github.com/runledger/runledger/compaction"
+	"github.com/runledger/runledger/internal/artifacttest"
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/store"
 )
@@ -168,20 +168,7 @@ func TestShowFromArtifactZip(t *testing.T) {
 	runApp(t, dir, "", "run", "--quiet", "--name", "z", "--", "sh", "-c", "echo first; echo second")
 	st, _ := store.Open(dir)
 	rec, runDir, _ := st.Find("z")
-	files, err := artifact.RunFiles(runDir, rec.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zipPath := filepath.Join(t.TempDir(), "a.zip")
-	zf, _ := os.Create(zipPath)
-	zw := zip.NewWriter(zf)
-	for _, f := range files {
-		w, _ := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Store})
-		data, _ := os.ReadFile(f.Path)
-		w.Write(data)
-	}
-	zw.Close()
-	zf.Close()
+	zipPath := artifacttest.ZipRun(t, runDir, rec.ID, artifacttest.Options{NoManifest: true})
 	sum := sha256.Sum256([]byte("second\n"))
 	code, out, stderr := runApp(t, dir, "", "show", rec.ID[:12], "--stream", "stdout", "--artifact-file", zipPath,
 		"--range", "6:13", "--sha256", hex.EncodeToString(sum[:]))
@@ -355,33 +342,12 @@ func TestShowTamperedArtifactBlock(t *testing.T) {
 	runApp(t, dir, "", "run", "--quiet", "--name", "z", "--", "seq", "1", "200000")
 	st, _ := store.Open(dir)
 	rec, runDir, _ := st.Find("z")
-	files, err := artifact.RunFiles(runDir, rec.ID)
+	at := int64(artifact.HashBlockSize + 1000)
+	zipPath := artifacttest.ZipRun(t, runDir, rec.ID, artifacttest.Options{TamperAt: at})
+	log, err := os.ReadFile(filepath.Join(runDir, "stdout.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := int64(artifact.HashBlockSize + 1000)
-	zipPath := filepath.Join(t.TempDir(), "a.zip")
-	zf, _ := os.Create(zipPath)
-	zw := zip.NewWriter(zf)
-	m := artifact.Manifest{Schema: artifact.ManifestSchema}
-	var log []byte
-	for _, f := range files {
-		data, _ := os.ReadFile(f.Path)
-		sum := sha256.Sum256(data)
-		e := artifact.Entry{Name: f.Name, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), BlockSize: artifact.HashBlockSize}
-		e.Blocks, e.BlocksSHA256, _ = artifact.HashBlocks(bytes.NewReader(data))
-		m.Entries = append(m.Entries, e)
-		if strings.HasSuffix(f.Name, "/stdout.log") {
-			log = append([]byte(nil), data...)
-			data[at] ^= 0x20
-		}
-		w, _ := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Store})
-		w.Write(data)
-	}
-	w, _ := zw.Create(artifact.ManifestName)
-	json.NewEncoder(w).Encode(m)
-	zw.Close()
-	zf.Close()
 	rng := fmt.Sprintf("%d:%d", at-10, at+10)
 	sum := sha256.Sum256(log[at-10 : at+10])
 	for _, extra := range [][]string{nil, {"--sha256", hex.EncodeToString(sum[:])}} {

@@ -83,15 +83,6 @@ func (b *Block) add(l *Line) {
 // bare reports whether the block is only its verdict line.
 func (b *Block) bare() bool { return b.heading && b.Lines <= 1 }
 
-// Bytes is the size of the block's spans.
-func (b *Block) Bytes() int64 {
-	var n int64
-	for _, s := range b.Spans {
-		n += s.End - s.Start
-	}
-	return n
-}
-
 // Result is what Scan found in one stored file.
 type Result struct {
 	Size   int64
@@ -105,12 +96,11 @@ type Result struct {
 
 // Limits on what one scan keeps, so memory stays flat on any log.
 const (
-	maxBlocks   = 2000 // blocks of all kinds
-	maxGeneric  = 48   // generic error blocks
-	headLines   = 20
-	tailLines   = 40
-	scanPrefix  = 4096 // bytes of each line the grammars see
-	maxLineView = scanPrefix
+	maxBlocks  = 2000 // blocks of all kinds
+	maxGeneric = 48   // generic error blocks
+	headLines  = 20
+	tailLines  = 40
+	scanPrefix = 4096 // bytes of each line the grammars see
 )
 
 // Scan reads the stored file [0, size) once, front to back, with bounded

@@ -2,7 +2,10 @@ package evidence
 
 import (
 	"bytes"
+	"cmp"
 	"regexp"
+
+	"github.com/runledger/runledger/report/runners"
 )
 
 // goGrammar reads `go test` output, plain and -v, as gotestsum replays it.
@@ -196,7 +199,7 @@ func (g *goGrammar) marker(l *Line) bool {
 
 // result handles `--- FAIL: name (0.00s)`, `--- PASS`, `--- SKIP`.
 func (g *goGrammar) result(l *Line, sc *scanner) bool {
-	verdict, nameB, ok := parseResult(l.T)
+	verdict, nameB, ok := runners.ParseGoResult(l.T)
 	if !ok {
 		return g.output(l)
 	}
@@ -223,26 +226,6 @@ func (g *goGrammar) result(l *Line, sc *scanner) bool {
 	kept.add(l)
 	g.verdict, g.vIndent = kept, l.Indent
 	return true
-}
-
-// parseResult reads `--- FAIL: name (0.00s)` (or PASS, SKIP) without a
-// regexp: a verbose log has one per test.
-func parseResult(t []byte) (verdict string, name []byte, ok bool) {
-	if len(t) < 12 || !hasPrefix(t, "--- ") || t[8] != ':' || t[9] != ' ' {
-		return "", nil, false
-	}
-	switch string(t[4:8]) {
-	case "FAIL", "PASS", "SKIP":
-		verdict = string(t[4:8])
-	default:
-		return "", nil, false
-	}
-	rest := t[10:]
-	i := bytes.IndexByte(rest, ' ')
-	if i <= 0 || !hasPrefix(rest[i:], " (") {
-		return "", nil, false
-	}
-	return verdict, rest[:i], true
 }
 
 // goPackageEnd: the lines that end a package's output.
@@ -358,7 +341,7 @@ func (g *goJSONGrammar) fail(l *Line, sc *scanner, tests map[string]*Block, pkg,
 			return // its failing tests carry the evidence
 		}
 	}
-	kept := sc.open("go", cmpOr(test, pkg), "test", KindTest)
+	kept := sc.open("go", cmp.Or(test, pkg), "test", KindTest)
 	if b != nil {
 		kept.Spans, kept.Lines, kept.Role, kept.Kind = b.Spans, b.Lines, b.Role, b.Kind
 	}
@@ -372,13 +355,6 @@ func (g *goJSONGrammar) fail(l *Line, sc *scanner, tests map[string]*Block, pkg,
 			g.failed[pkg] = append(g.failed[pkg], kept)
 		}
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // jsonField returns the string value after key in a one-line JSON object,

@@ -74,7 +74,7 @@ func Plan(in []Input, b Budget) ([]Piece, error) {
 	if !b.Ended {
 		p.tails(tailBytes, nil)
 	}
-	groups, generic, verdicts := p.sort()
+	groups, generic, verdicts := p.classify()
 	if err := p.failures(groups); err != nil {
 		return nil, err
 	}
@@ -127,9 +127,9 @@ type group struct {
 	refs []ref
 }
 
-// sort splits the blocks: failures grouped by test in order of first
+// classify splits the blocks: failures grouped by test in order of first
 // appearance (stdout's, then stderr's), generic errors, bare verdicts.
-func (p *planner) sort() (groups []*group, generic, verdicts []ref) {
+func (p *planner) classify() (groups []*group, generic, verdicts []ref) {
 	byTest := map[string]*group{}
 	for i := range p.in {
 		s := &p.in[i]

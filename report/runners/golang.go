@@ -418,7 +418,7 @@ func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
 		}
 		return p.marker(name, l), true
 	}
-	verdict, name, ok := parseResult(t)
+	verdict, name, ok := ParseGoResult(t)
 	if !ok || verdict == "FAIL" {
 		return false, false
 	}
@@ -465,8 +465,11 @@ func parseMarker(b []byte) ([]byte, bool) {
 	return rest[i : i+n], n > 0
 }
 
-// parseResult matches goResult, `^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`.
-func parseResult(t []byte) (verdict string, name []byte, ok bool) {
+// ParseGoResult reads a go test result line, `--- FAIL: name (0.00s)` (or
+// PASS, SKIP), without a regexp: it matches goResult,
+// `^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`, and a verbose log has one
+// a test. t is the line without its leading blanks.
+func ParseGoResult(t []byte) (verdict string, name []byte, ok bool) {
 	if len(t) < 10 || !hasPrefix(t, "--- ") || t[8] != ':' || t[9] != ' ' {
 		return "", nil, false
 	}

@@ -27,8 +27,8 @@ const (
 func ResultLine(t string) Verdict {
 	switch {
 	case strings.HasPrefix(t, "--- "):
-		if m := goResult.FindStringSubmatch(t); m != nil {
-			return verdictOf(m[1] == "FAIL", m[1] == "PASS")
+		if v, _, ok := ParseGoResult([]byte(t)); ok {
+			return verdictOf(v == "FAIL", v == "PASS")
 		}
 	case strings.HasPrefix(t, "ok"):
 		if goPkgOK.MatchString(t) {
