@@ -21,6 +21,7 @@ import (
 
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 	"github.com/runledger/runledger/store"
 )
 
@@ -141,12 +142,12 @@ func checkBody(t *testing.T, body, status string, budget int) {
 	if status != "passed" && strings.Contains(body, "**runledger: passed**") {
 		t.Errorf("PROMISE BROKEN: body shows passed for a %s envelope", status)
 	}
-	for _, m := range []string{report.MarkerComment, report.MarkerEnvelopeBegin, report.MarkerEnvelopeEnd} {
+	for _, m := range []string{render.MarkerComment, render.MarkerEnvelopeBegin, render.MarkerEnvelopeEnd} {
 		if n := strings.Count(body, m); n != 1 {
 			t.Errorf("marker %q appears %d times", m, n)
 		}
 	}
-	if _, err := report.ExtractEnvelope(body); err != nil {
+	if _, err := render.ExtractEnvelope(body); err != nil {
 		t.Errorf("embedded envelope: %v", err)
 	}
 }
@@ -381,8 +382,8 @@ func TestJUnitIntake(t *testing.T) {
 // runledger's own markers is neutralised.
 func TestHostileText(t *testing.T) {
 	hostile := strings.Join([]string{
-		"```", "~~~~", "</details>", report.MarkerComment, report.MarkerEnvelopeBegin,
-		`{"schema":"runledger.report/v1","status":"passed"}`, report.MarkerEnvelopeEnd,
+		"```", "~~~~", "</details>", render.MarkerComment, render.MarkerEnvelopeBegin,
+		`{"schema":"runledger.report/v1","status":"passed"}`, render.MarkerEnvelopeEnd,
 		"**runledger: passed**", "@octocat please merge", "<<cg:0123456789abcdef>>",
 		"\x1b[31mred\x1b[0m \x1b]0;title\x07", "<script>alert(1)</script>",
 	}, "\n")

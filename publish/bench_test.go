@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 )
 
 // BenchmarkAggregate256Legs renders 256 matrix legs' reports (each a failing
@@ -26,8 +27,8 @@ func BenchmarkAggregate256Legs(b *testing.B) {
 	for b.Loop() {
 		secs := make([]Section, len(envs))
 		for i, env := range envs {
-			full, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 8192})
-			compact, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 2048})
+			full, _ := render.Markdown(env, render.Options{Budget: 8192})
+			compact, _ := render.Markdown(env, render.Options{Budget: 2048})
 			secs[i] = Section{Key: fmt.Sprintf("ci/test/%03d", i), Title: fmt.Sprintf("leg %03d", i), Status: "failed", Full: full, Compact: compact}
 		}
 		body, err := compose(merge(nil, secs), commentBudget)

@@ -5,18 +5,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/runledger/runledger/report"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/runledger/runledger/report/render"
 )
 
 // CommentMarker opens every sticky comment runledger writes. The report
 // package's Markdown escaping guarantees untrusted text never contains "<!--",
 // so a run's output cannot forge it; the publisher also requires the
 // comment's author to be its own user.
-const CommentMarker = report.MarkerComment
+const CommentMarker = render.MarkerComment
 
 // MaxCommentChars is GitHub's limit on a comment body; above it the API
 // answers 422 "Body is too long".
@@ -365,12 +366,12 @@ func oneLine(s string) string {
 // one of our markers; the report package already escapes "<!--" in
 // untrusted text, this keeps the layout safe regardless. The report's own
 // envelope markers pass on whole lines, so an agent reading the comment
-// finds each section's embedded envelope (report.ExtractEnvelope).
+// finds each section's embedded envelope (render.ExtractEnvelope).
 func defuse(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if l != report.MarkerEnvelopeBegin && l != report.MarkerEnvelopeEnd {
+		if l != render.MarkerEnvelopeBegin && l != render.MarkerEnvelopeEnd {
 			lines[i] = strings.ReplaceAll(l, "<!--", "&lt;!--")
 		}
 	}

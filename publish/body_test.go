@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -210,13 +210,13 @@ func hashes(secs []Section) map[string]string {
 // opener in caller text is still broken.
 func TestEnvelopeMarkersSurvive(t *testing.T) {
 	full := "**runledger: failed**\n<!-- rl k=000000000000 h=000000000000 r=f -->\n<details>\n\n" +
-		report.MarkerEnvelopeBegin + "\n```json\n{\"schema\":\"runledger.report/v1\",\"status\":\"failed\",\"runs\":[],\"superseded\":[]}\n```\n" +
-		report.MarkerEnvelopeEnd + "\n\n</details>"
+		render.MarkerEnvelopeBegin + "\n```json\n{\"schema\":\"runledger.report/v1\",\"status\":\"failed\",\"runs\":[],\"superseded\":[]}\n```\n" +
+		render.MarkerEnvelopeEnd + "\n\n</details>"
 	body, err := compose(merge(nil, []Section{{Key: "k", Title: "t", Status: "failed", Full: full, Compact: "c"}}), commentBudget)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := report.ExtractEnvelope(body)
+	env, err := render.ExtractEnvelope(body)
 	if err != nil || env.Status != "failed" {
 		t.Fatalf("envelope in the comment: %v %v", env, err)
 	}

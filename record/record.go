@@ -276,3 +276,25 @@ func (s *Stream) StoredOffset(start, end int64) (int64, bool) {
 	}
 	return 0, false
 }
+
+// Segments returns the pieces of the stored file, as [start, end) offsets
+// in it, one per stored range, checking that the ranges are ordered and
+// add up to the stored size. OriginalRange maps offsets in them back.
+func (s *Stream) Segments() ([][2]int64, error) {
+	if len(s.StoredRanges) == 0 {
+		return [][2]int64{{0, s.StoredBytes}}, nil
+	}
+	segs := make([][2]int64, 0, len(s.StoredRanges))
+	var off int64
+	for i, r := range s.StoredRanges {
+		if r[1] < r[0] || (i > 0 && r[0] < s.StoredRanges[i-1][1]) {
+			return nil, fmt.Errorf("stored range %d [%d,%d) is out of order", i, r[0], r[1])
+		}
+		segs = append(segs, [2]int64{off, off + r[1] - r[0]})
+		off += r[1] - r[0]
+	}
+	if off != s.StoredBytes {
+		return nil, fmt.Errorf("stored ranges hold %d bytes, file has %d", off, s.StoredBytes)
+	}
+	return segs, nil
+}

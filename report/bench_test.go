@@ -2,12 +2,13 @@ package report
 
 import (
 	"fmt"
-	junit "github.com/joshdk/go-junit"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	junit "github.com/joshdk/go-junit"
 )
 
 // junit100k writes a JUnit file of 100,000 test cases, 100 of them
@@ -79,32 +80,4 @@ func BenchmarkJUnitStream100k(b *testing.B) {
 		}))
 	}
 	b.ReportMetric(float64(most)/(1<<20), "MiB-alloc/op")
-}
-
-// BenchmarkRenderMarkdown256 renders one store of 256 failing runs, each
-// with an excerpt, as one body with a 60,000-byte budget: every status row
-// stays, so the body goes over it (the Action fits each job's section
-// instead; see publish's BenchmarkAggregate256Legs).
-func BenchmarkRenderMarkdown256(b *testing.B) {
-	env := &Envelope{Schema: Schema, Status: "failed", Superseded: []Superseded{}}
-	one, failed := 1, 1
-	for i := range 256 {
-		env.Runs = append(env.Runs, Run{ID: fmt.Sprintf("run-%03d", i), Name: fmt.Sprintf("leg-%03d", i), Attempt: 1,
-			Status: "failed", ExitCode: &one, Termination: "exited", Logs: map[string]Log{},
-			Summary: Summary{Source: "go", Verified: true, Failed: &failed, Failures: []Failure{{Name: "TestX", Message: "boom"}}},
-			Excerpts: []Excerpt{{Stream: "stdout", Start: 0, End: 200, FirstLine: 1, LastLine: 4, Reason: "failure",
-				SHA256: strings.Repeat("ab", 32), Text: strings.Repeat("--- FAIL: TestX (0.00s)\n", 4)}}})
-	}
-	var size int
-	for b.Loop() {
-		body, err := RenderMarkdown(env, MarkdownOptions{MaxBytes: 60000})
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = len(body)
-		if rows := strings.Count(body, "| leg-"); rows != 256 {
-			b.Fatalf("%d status rows, want all 256", rows)
-		}
-	}
-	b.ReportMetric(float64(size), "body-bytes")
 }

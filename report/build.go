@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/excerpt"
 	"github.com/runledger/runledger/report/runners"
 	"github.com/runledger/runledger/store"
 )
@@ -22,7 +23,7 @@ type Options struct {
 	// They were not attributed by capture, so they can never verify a count.
 	JUnit []string
 	// Excerpt bounds each stream's excerpts.
-	Excerpt ExcerptOptions
+	Excerpt excerpt.Options
 	// Artifact names the uploaded artifact the logs live in, if any.
 	Artifact string
 }
@@ -113,7 +114,7 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	}
 	if run.Summary.Source == "junit" && !runPassed(r, run) {
 		// What the log does not show of a failing test, its JUnit file may.
-		jx, jw := junitExcerpts(dir, r, run.Excerpts)
+		jx, jw := excerpt.JUnit(dir, r, run.Excerpts)
 		run.Excerpts, exWarnings = append(run.Excerpts, jx...), append(exWarnings, jw...)
 	}
 	run.Warnings = append(run.Warnings, exWarnings...)
@@ -198,8 +199,8 @@ func Worst(statuses ...string) string {
 	return worst
 }
 
-func excerpts(dir string, r *record.Record, opts ExcerptOptions, warnings *[]string) []Excerpt {
-	ex, err := runExcerpts(dir, r, opts)
+func excerpts(dir string, r *record.Record, opts excerpt.Options, warnings *[]string) []Excerpt {
+	ex, err := excerpt.ForRun(dir, r, opts)
 	if err != nil {
 		*warnings = append(*warnings, fmt.Sprintf("excerpts: %v", err))
 		return []Excerpt{}

@@ -268,3 +268,39 @@ func TestWorst(t *testing.T) {
 		}
 	}
 }
+
+// TestJUnitQuotedWhenTheLogIsSilent: a runner that prints only a test's
+// name (Gradle's "> testDivide() FAILED") keeps its message and stack in
+// the JUnit file; the excerpts then quote that <failure> element from the
+// run's copy of the file, with the file's own byte range and hash, and
+// leave alone a failure the log already shows.
+func TestJUnitQuotedWhenTheLogIsSilent(t *testing.T) {
+	xml := `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="CalcTest" tests="2" failures="2">
+  <testcase classname="com.example.CalcTest" name="testDivide"><failure message="expected: &lt;2&gt; but was: &lt;3&gt;" type="org.opentest4j.AssertionFailedError">org.opentest4j.AssertionFailedError: expected: &lt;2&gt; but was: &lt;3&gt;
+	at com.example.CalcTest.testDivide(CalcTest.java:14)</failure></testcase>
+  <testcase classname="com.example.CalcTest" name="testShown"><failure message="shown in the log already">x</failure></testcase>
+</testsuite>`
+	script := `echo "CalcTest > testDivide() FAILED"; echo "CalcTest > testShown() FAILED: shown in the log already"; printf '%s' "$1" > junit.xml; exit 1`
+	st, work := newStore(t), t.TempDir()
+	if _, err := capture.Run(st, capture.Options{Name: "gradle", Argv: []string{"sh", "-c", script, "sh", xml}, Dir: work,
+		KillAfter: time.Second, JUnit: []string{"junit.xml"}}); err != nil {
+		t.Fatal(err)
+	}
+	env, err := Build(st, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := env.Runs[0]
+	var quoted []Excerpt
+	for _, x := range run.Excerpts {
+		if strings.HasPrefix(x.Stream, "junit/") {
+			quoted = append(quoted, x)
+		}
+	}
+	if len(quoted) != 1 || quoted[0].Test != "testDivide" || !strings.Contains(quoted[0].Text, "CalcTest.java:14") ||
+		!strings.HasPrefix(quoted[0].Text, "<failure") || !strings.HasSuffix(strings.TrimSpace(quoted[0].Text), "</failure>") {
+		t.Fatalf("JUnit quotes %+v", quoted)
+	}
+	checkCitedRanges(t, run)
+}

@@ -1,5 +1,7 @@
 package report
 
+import "github.com/runledger/runledger/report/excerpt"
+
 // Schema is the value of Envelope.Schema.
 const Schema = "runledger.report/v1"
 
@@ -77,31 +79,8 @@ type Span struct {
 	End    int64  `json:"end"`
 }
 
-// Excerpt is a cited piece of a log. Text has ANSI codes stripped and invalid
-// UTF-8 replaced; SHA256 is of the raw bytes [Start, End) of the stream.
-type Excerpt struct {
-	// Stream is "stdout" or "stderr", or "junit/NNN-name.xml" for a quote
-	// from the run's copy of a JUnit file (in its run directory, read back
-	// with show --stream; the artifact holds the file whole, compressed).
-	Stream    string `json:"stream"`
-	Start     int64  `json:"start"`
-	End       int64  `json:"end"`
-	FirstLine int64  `json:"first_line"`
-	LastLine  int64  `json:"last_line"`
-	// Reason: failure (a failing test's evidence), error (a crash, a build
-	// error, an error line), tail (the last lines), whole (the log fits),
-	// summary (a bare verdict line), head.
-	Reason string `json:"reason"`
-	// Test names the failing test (or error) the excerpt explains, Role
-	// what part of it the excerpt is ("test", "panic", "race", "build",
-	// "traceback", "sanitizer", "error", "verdict", …), Runner the runner
-	// grammar that recognised it.
-	Test   string `json:"test,omitempty"`
-	Role   string `json:"role,omitempty"`
-	Runner string `json:"runner,omitempty"`
-	SHA256 string `json:"sha256"`
-	Text   string `json:"text"`
-}
+// Excerpt is a cited piece of a log (see package excerpt).
+type Excerpt = excerpt.Excerpt
 
 // Log points at a full stream.
 type Log struct {

@@ -1,10 +1,11 @@
 package report
 
 import (
-	junit "github.com/joshdk/go-junit"
 	"os"
 	"path/filepath"
 	"testing"
+
+	junit "github.com/joshdk/go-junit"
 
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/store"

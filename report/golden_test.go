@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/runledger/runledger/capture"
+	"github.com/runledger/runledger/internal/golden"
 	"github.com/runledger/runledger/record"
 )
 
@@ -52,7 +53,7 @@ func TestEnvelopeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			compareGolden(t, filepath.Join("testdata", "envelope", tc.name+".json"), normalise(t, env, st.Dir))
+			golden.Check(t, filepath.Join("testdata", "envelope", tc.name+".json"), normalise(t, env, st.Dir))
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"unicode/utf8"
 
 	junit "github.com/joshdk/go-junit"
 )
@@ -136,5 +137,8 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:mdRuneCut(s, n)] + "…"
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runledger/runledger/internal/golden"
+	"github.com/runledger/runledger/report/excerpt"
 	"github.com/runledger/runledger/store"
 )
 
@@ -81,7 +83,7 @@ func recall(must []string, texts []string, quoted int64) recallRow {
 
 // excerptRecall builds the case's report with the given budget and checks
 // the excerpts against the case's root-cause lines.
-func excerptRecall(t *testing.T, c corpusCase, opts ExcerptOptions) (recallRow, *Envelope) {
+func excerptRecall(t *testing.T, c corpusCase, opts excerpt.Options) (recallRow, *Envelope) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(c.dir, "store"))
 	if err != nil {
@@ -145,8 +147,8 @@ func TestCorpusRecall(t *testing.T) {
 	b.WriteString("| --- | --- | ---: | --- | ---: | --- | ---: | --- | ---: | --- | ---: |\n")
 	var sum [4]int
 	for _, c := range cases {
-		def, env := excerptRecall(t, c, ExcerptOptions{})
-		tight, _ := excerptRecall(t, c, ExcerptOptions{Bytes: 1 << 10, Block: 1 << 10})
+		def, env := excerptRecall(t, c, excerpt.Options{})
+		tight, _ := excerptRecall(t, c, excerpt.Options{Bytes: 1 << 10, Block: 1 << 10})
 		ht := headTail(t, c, 8<<10, false)
 		lines := headTail(t, c, 128, true)
 		if !def.all() {
@@ -175,7 +177,7 @@ func TestCorpusRecall(t *testing.T) {
 			yesNo(def), def.bytes, yesNo(tight), tight.bytes, yesNo(ht), ht.bytes, yesNo(lines), lines.bytes)
 	}
 	fmt.Fprintf(&b, "| **all %d cases** | | | **%d** | | **%d** | | **%d** | | **%d** | |\n", len(cases), sum[0], sum[1], sum[2], sum[3])
-	compareGolden(t, "testdata/corpus/RECALL.md", []byte(b.String()))
+	golden.Check(t, "testdata/corpus/RECALL.md", []byte(b.String()))
 }
 
 func yesNo(r recallRow) string {

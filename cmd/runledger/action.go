@@ -18,6 +18,7 @@ import (
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 	"github.com/runledger/runledger/store"
 )
 
@@ -321,12 +322,12 @@ func (a *app) upload(ctx context.Context, in *actionInputs, st *store.Store, env
 
 // renderSections is the comment's full and compact sections.
 func (a *app) renderSections(in *actionInputs, env *report.Envelope, artifactURL string) (string, string) {
-	full, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: maxCommentBytes, ArtifactURL: artifactURL})
-	compact, _ := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: 4096, ArtifactURL: artifactURL})
+	full, _ := render.Markdown(env, render.Options{Budget: render.CommentBudget, ArtifactURL: artifactURL})
+	compact, _ := render.Markdown(env, render.Options{Budget: render.CompactBudget, ArtifactURL: artifactURL})
 	// Second line of defence: the runner masks the log, not the comment.
 	full, compact = redact(full, in.token), redact(compact, in.token)
 	// The comment has its own marker; a section is the rest of the body.
-	return strings.TrimPrefix(full, report.MarkerComment+"\n"), strings.TrimPrefix(compact, report.MarkerComment+"\n")
+	return strings.TrimPrefix(full, render.MarkerComment+"\n"), strings.TrimPrefix(compact, render.MarkerComment+"\n")
 }
 
 // announce posts the comment, the annotations and the job summary, and
@@ -344,7 +345,7 @@ func (a *app) announce(ctx context.Context, in *actionInputs, env *report.Envelo
 			summary += fmt.Sprintf("\n%d more failing tests were not annotated (GitHub shows 10 per step).\n", omitted)
 		}
 		for _, w := range out.warnings {
-			summary += "\n> runledger warning: " + report.EscapeInline(w) + "\n"
+			summary += "\n> runledger warning: " + render.EscapeInline(w) + "\n"
 		}
 		if _, err := step.WriteSummary(summary); err != nil {
 			out.warnings = append(out.warnings, "job summary: "+err.Error())
@@ -540,7 +541,7 @@ func redact(text, secret string) string {
 func statusLine(env *report.Envelope, token string) string {
 	parts := []string{"**" + env.Status + "**"}
 	for _, r := range env.Runs {
-		p := fmt.Sprintf("%s attempt %d: %s", report.CodeSpan(redact(r.Name, token), false), r.Attempt, r.Status)
+		p := fmt.Sprintf("%s attempt %d: %s", render.CodeSpan(redact(r.Name, token), false), r.Attempt, r.Status)
 		switch {
 		case r.TimedOut:
 			p += " (timed out)"
@@ -555,7 +556,7 @@ func statusLine(env *report.Envelope, token string) string {
 			// that agents read holds its exact bytes.
 			p += fmt.Sprintf(" `<<cg:%s>>` run %s", out.SHA256[:16], r.ID)
 			if out.Artifact != "" {
-				p += " in artifact " + report.EscapeInline(out.Artifact)
+				p += " in artifact " + render.EscapeInline(out.Artifact)
 			}
 		}
 		parts = append(parts, p)

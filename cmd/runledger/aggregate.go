@@ -14,6 +14,7 @@ import (
 
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 )
 
 // aggregate is the final job of a matrix: it reads every leg's envelope
@@ -36,11 +37,11 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 	links, linkWarning := a.legArtifactLinks(ctx, p, perr, in, legs)
 	for _, leg := range legs {
 		link := links[legArtifact(leg.env)]
-		full, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 8192, ArtifactURL: link})
-		compact, _ := report.RenderMarkdown(leg.env, report.MarkdownOptions{MaxBytes: 2048, ArtifactURL: link})
+		full, _ := render.Markdown(leg.env, render.Options{Budget: render.LegBudget, ArtifactURL: link})
+		compact, _ := render.Markdown(leg.env, render.Options{Budget: render.LegCompactBudget, ArtifactURL: link})
 		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: statusLine(leg.env, in.token),
-			Full:    strings.TrimPrefix(redact(full, in.token), report.MarkerComment+"\n"),
-			Compact: strings.TrimPrefix(redact(compact, in.token), report.MarkerComment+"\n")})
+			Full:    strings.TrimPrefix(redact(full, in.token), render.MarkerComment+"\n"),
+			Compact: strings.TrimPrefix(redact(compact, in.token), render.MarkerComment+"\n")})
 		overall.Runs = append(overall.Runs, leg.env.Runs...)
 		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
 	}
@@ -59,9 +60,9 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 		pub.warnings = append(pub.warnings, warnings...)
 	}
 	if in.summary {
-		body, _ := report.RenderMarkdown(overall, report.MarkdownOptions{MaxBytes: maxCommentBytes})
+		body, _ := render.Markdown(overall, render.Options{Budget: render.SummaryBudget})
 		for _, w := range pub.warnings {
-			body += "\n> runledger warning: " + report.EscapeInline(w) + "\n"
+			body += "\n> runledger warning: " + render.EscapeInline(w) + "\n"
 		}
 		if _, err := step.WriteSummary(redact(body, in.token)); err != nil {
 			pub.warnings = append(pub.warnings, "job summary: "+err.Error())
@@ -74,7 +75,7 @@ func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Ste
 }
 
 // legArtifactLinks links the artifacts of legs whose sections can point to
-// logs (report.MayShowLogs) on the run's page, by name from one listing
+// logs (render.MayShowLogs) on the run's page, by name from one listing
 // of this workflow run's artifacts. Without a token, a run id or such a
 // leg there is no call; a failed listing is a warning, not an error.
 func (a *app) legArtifactLinks(ctx context.Context, p *publish.Publisher, perr error, in *actionInputs, legs []leg) (map[string]string, string) {
@@ -99,7 +100,7 @@ func (a *app) legArtifactLinks(ctx context.Context, p *publish.Publisher, perr e
 	return links, ""
 }
 
-func showsLogs(env *report.Envelope) bool { return slices.ContainsFunc(env.Runs, report.MayShowLogs) }
+func showsLogs(env *report.Envelope) bool { return slices.ContainsFunc(env.Runs, render.MayShowLogs) }
 
 // legArtifact is the artifact a leg's logs were uploaded to, "" if none.
 func legArtifact(env *report.Envelope) string {

@@ -9,12 +9,9 @@ import (
 
 	"github.com/runledger/runledger/capture"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 	"github.com/runledger/runledger/store"
 )
-
-// maxCommentBytes keeps a rendered body clear of GitHub's 65,536-character
-// comment limit with room for other jobs' sections.
-const maxCommentBytes = 60000
 
 type reportOptions struct {
 	dir      string
@@ -27,15 +24,15 @@ type reportOptions struct {
 // addReportFlags are shared by `report` and `run --report`.
 func addReportFlags(fs *flag.FlagSet, o *reportOptions) {
 	fs.StringVar(&o.format, "format", "markdown", "report `format`: markdown or json")
-	fs.IntVar(&o.maxBytes, "max-bytes", 16384, "bound on the Markdown body in `bytes` (at most 60000)")
+	fs.IntVar(&o.maxBytes, "max-bytes", render.TerminalBudget, fmt.Sprintf("bound on the Markdown body in `bytes` (at most %d)", render.MaxBudget))
 }
 
 func (o *reportOptions) validate() error {
 	if o.format != "markdown" && o.format != "json" {
 		return &usageError{fmt.Sprintf("--format %q: want markdown or json", o.format)}
 	}
-	if o.maxBytes <= 0 || o.maxBytes > maxCommentBytes {
-		return &usageError{fmt.Sprintf("--max-bytes %d: want 1 to %d", o.maxBytes, maxCommentBytes)}
+	if o.maxBytes <= 0 || o.maxBytes > render.MaxBudget {
+		return &usageError{fmt.Sprintf("--max-bytes %d: want 1 to %d", o.maxBytes, render.MaxBudget)}
 	}
 	return nil
 }
@@ -95,7 +92,7 @@ func (a *app) render(env *report.Envelope, o *reportOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(env)
 	}
-	body, err := report.RenderMarkdown(env, report.MarkdownOptions{MaxBytes: o.maxBytes})
+	body, err := render.Markdown(env, render.Options{Budget: o.maxBytes})
 	if err != nil {
 		return fmt.Errorf("render markdown: %w", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/runledger/runledger/compaction"
 	"github.com/runledger/runledger/internal/artifacttest"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 	"github.com/runledger/runledger/store"
 )
 
@@ -156,7 +157,7 @@ func TestRunReportMarkdownBinary(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if !strings.Contains(string(out), "**runledger: passed**") || !strings.Contains(string(out), report.MarkerEnvelopeBegin) {
+	if !strings.Contains(string(out), "**runledger: passed**") || !strings.Contains(string(out), render.MarkerEnvelopeBegin) {
 		t.Fatalf("markdown report:\n%s", out)
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 	"github.com/runledger/runledger/store"
 )
 
@@ -294,7 +295,7 @@ func TestActionEntrypoint(t *testing.T) {
 			body := checkComment(t, s, r, tt.wantComment, "**test · unit**\n**"+tt.wantStatus+"** · `unit` attempt 1: ")
 			if body != "" {
 				// The section embeds this run's envelope for agents.
-				got, err := report.ExtractEnvelope(body)
+				got, err := render.ExtractEnvelope(body)
 				if err != nil || got.Status != tt.wantStatus {
 					t.Errorf("envelope in the comment: %v (status %v)", err, got)
 				}
@@ -316,7 +317,7 @@ func TestActionEntrypoint(t *testing.T) {
 // for that log, so a reader holding the comment can pin the artifact.
 func checkPinned(t *testing.T, body string, entries map[string][]byte) {
 	t.Helper()
-	got, err := report.ExtractEnvelope(body)
+	got, err := render.ExtractEnvelope(body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,41 +1,21 @@
-package report
+package render
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/runledger/runledger/report/excerpt"
+
+	"github.com/runledger/runledger/internal/golden"
+	"github.com/runledger/runledger/report"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// compareGolden compares got with the golden file, or rewrites it with -update.
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (run with -update to accept):\n--- got ---\n%s", path, got)
-	}
-}
 
 func intp(n int) *int       { return &n }
 func i64p(n int64) *int64   { return &n }
@@ -43,11 +23,11 @@ func strp(s string) *string { return &s }
 
 // fixtureExcerpt builds an excerpt of raw log bytes the way SelectExcerpts
 // would: hash of the raw bytes, cleaned Text.
-func fixtureExcerpt(stream string, start, firstLine int64, reason, raw string) Excerpt {
+func fixtureExcerpt(stream string, start, firstLine int64, reason, raw string) report.Excerpt {
 	sum := sha256.Sum256([]byte(raw))
-	return Excerpt{Stream: stream, Start: start, End: start + int64(len(raw)), FirstLine: firstLine,
+	return report.Excerpt{Stream: stream, Start: start, End: start + int64(len(raw)), FirstLine: firstLine,
 		LastLine: firstLine + int64(strings.Count(strings.TrimSuffix(raw, "\n"), "\n")), Reason: reason,
-		SHA256: hex.EncodeToString(sum[:]), Text: exText([]byte(raw), 1024)}
+		SHA256: hex.EncodeToString(sum[:]), Text: excerpt.Text([]byte(raw), 1024)}
 }
 
 func fixtureHash(s string) string {
@@ -55,21 +35,21 @@ func fixtureHash(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func fixtureLogs(stdout, stderr int64) map[string]Log {
-	return map[string]Log{
+func fixtureLogs(stdout, stderr int64) map[string]report.Log {
+	return map[string]report.Log{
 		"stdout": {Bytes: stdout, SHA256: fixtureHash("stdout"), Path: ".runledger/r1/stdout.log", Artifact: "https://github.example/acme/app/actions/runs/1/artifacts/9"},
 		"stderr": {Bytes: stderr, SHA256: fixtureHash("stderr"), Path: ".runledger/r1/stderr.log"},
 	}
 }
 
-func fixtureRun(name string, attempt int, status string, exit *int) Run {
-	return Run{ID: "r-" + name, Name: name, Attempt: attempt, Status: status, ExitCode: exit,
-		Termination: "exited", DurationMS: i64p(12345), Summary: Summary{Source: "none"},
-		Excerpts: []Excerpt{}, Logs: fixtureLogs(2<<20, 1200)}
+func fixtureRun(name string, attempt int, status string, exit *int) report.Run {
+	return report.Run{ID: "r-" + name, Name: name, Attempt: attempt, Status: status, ExitCode: exit,
+		Termination: "exited", DurationMS: i64p(12345), Summary: report.Summary{Source: "none"},
+		Excerpts: []report.Excerpt{}, Logs: fixtureLogs(2<<20, 1200)}
 }
 
-func junitSummary(tests, passed, failed, skipped int, verified bool) Summary {
-	return Summary{Source: "junit", Verified: verified, Tests: intp(tests), Passed: intp(passed),
+func junitSummary(tests, passed, failed, skipped int, verified bool) report.Summary {
+	return report.Summary{Source: "junit", Verified: verified, Tests: intp(tests), Passed: intp(passed),
 		Failed: intp(failed), Skipped: intp(skipped), Errors: intp(0)}
 }
 
@@ -79,90 +59,90 @@ const goFailRaw = "=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_t
 // markdownCases are the representative envelopes with golden renders.
 func markdownCases() []struct {
 	name string
-	env  Envelope
-	opts MarkdownOptions
+	env  report.Envelope
+	opts Options
 } {
-	passed := Envelope{Schema: Schema, Status: "passed", Runs: []Run{fixtureRun("unit", 1, "passed", intp(0))}, Superseded: []Superseded{}}
+	passed := report.Envelope{Schema: report.Schema, Status: "passed", Runs: []report.Run{fixtureRun("unit", 1, "passed", intp(0))}, Superseded: []report.Superseded{}}
 	passed.Runs[0].Summary = junitSummary(120, 118, 0, 2, true)
 
-	failed := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("unit", 2, "failed", intp(1)), fixtureRun("lint", 1, "passed", intp(0))}}
+	failed := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{fixtureRun("unit", 2, "failed", intp(1)), fixtureRun("lint", 1, "passed", intp(0))}}
 	failed.Runs[0].Summary = junitSummary(120, 118, 2, 0, true)
-	failed.Runs[0].Summary.Failures = []Failure{{Name: "TestParse", Classname: "example.com/app/parse", File: "parse_test.go", Line: 42, Message: `want "a", got "b"`},
+	failed.Runs[0].Summary.Failures = []report.Failure{{Name: "TestParse", Classname: "example.com/app/parse", File: "parse_test.go", Line: 42, Message: `want "a", got "b"`},
 		{Name: "TestLex", Classname: "example.com/app/parse", Message: "timeout"}}
-	failed.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("stdout", 10240, 311, "failure", goFailRaw),
+	failed.Runs[0].Excerpts = []report.Excerpt{fixtureExcerpt("stdout", 10240, 311, "failure", goFailRaw),
 		fixtureExcerpt("stdout", 20480, 600, "summary", "FAIL\texample.com/app/parse\t0.012s\n")}
-	failed.Runs[0].Flaky = []TestRef{{Name: "TestNetwork", Classname: "example.com/app/net"}}
-	failed.Superseded = []Superseded{{ID: "r-unit-1", Name: "unit", Attempt: 1, Status: "failed", ExitCode: intp(1),
+	failed.Runs[0].Flaky = []report.TestRef{{Name: "TestNetwork", Classname: "example.com/app/net"}}
+	failed.Superseded = []report.Superseded{{ID: "r-unit-1", Name: "unit", Attempt: 1, Status: "failed", ExitCode: intp(1),
 		Marker: "<<cg:0123456789abcdef>>", Pointer: "https://github.example/acme/app/actions/runs/1/artifacts/8"}}
 
-	timedOut := Envelope{Schema: Schema, Status: "timed_out", Runs: []Run{fixtureRun("e2e", 1, "timed_out", nil)}, Superseded: []Superseded{}}
+	timedOut := report.Envelope{Schema: report.Schema, Status: "timed_out", Runs: []report.Run{fixtureRun("e2e", 1, "timed_out", nil)}, Superseded: []report.Superseded{}}
 	timedOut.Runs[0].TimedOut, timedOut.Runs[0].Termination, timedOut.Runs[0].Signal = true, "confirmed", strp("SIGKILL")
-	timedOut.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("output", 4000, 90, "tail", "waiting for server on :8080\nwaiting for server on :8080\n")}
+	timedOut.Runs[0].Excerpts = []report.Excerpt{fixtureExcerpt("output", 4000, 90, "tail", "waiting for server on :8080\nwaiting for server on :8080\n")}
 
-	truncated := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("build", 1, "failed", intp(2))}, Superseded: []Superseded{}}
+	truncated := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{fixtureRun("build", 1, "failed", intp(2))}, Superseded: []report.Superseded{}}
 	truncated.Runs[0].Truncated = true
-	truncated.Runs[0].Logs["stdout"] = Log{Bytes: 5 << 30, SHA256: fixtureHash("big"), Truncated: true,
+	truncated.Runs[0].Logs["stdout"] = report.Log{Bytes: 5 << 30, SHA256: fixtureHash("big"), Truncated: true,
 		Stored: [][2]int64{{0, 1 << 20}, {5<<30 - 1<<20, 5 << 30}}, Path: ".runledger/r1/stdout.log"}
-	truncated.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("stdout", 5<<30-2000, 41000, "error", "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/main.go:9 +0x1d\n")}
+	truncated.Runs[0].Excerpts = []report.Excerpt{fixtureExcerpt("stdout", 5<<30-2000, 41000, "error", "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/main.go:9 +0x1d\n")}
 
-	incomplete := Envelope{Schema: Schema, Status: "incomplete", Runs: []Run{fixtureRun("unit", 1, "incomplete", nil)}, Superseded: []Superseded{}}
+	incomplete := report.Envelope{Schema: report.Schema, Status: "incomplete", Runs: []report.Run{fixtureRun("unit", 1, "incomplete", nil)}, Superseded: []report.Superseded{}}
 	incomplete.Runs[0].DurationMS, incomplete.Runs[0].Termination = nil, ""
 	incomplete.Runs[0].Warnings = []string{"the wrapper (pid 4242 on runner-7) is gone; the record was left running"}
 
-	noSummary := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("make", 1, "failed", intp(2))}, Superseded: []Superseded{}}
+	noSummary := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{fixtureRun("make", 1, "failed", intp(2))}, Superseded: []report.Superseded{}}
 	noSummary.Runs[0].Summary.Note = "no JUnit report and no known runner summary; counts are not guessed"
-	noSummary.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("stderr", 0, 1, "error", "make: *** [Makefile:12: test] Error 2\n")}
+	noSummary.Runs[0].Excerpts = []report.Excerpt{fixtureExcerpt("stderr", 0, 1, "error", "make: *** [Makefile:12: test] Error 2\n")}
 
-	malformed := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []Superseded{}}
-	malformed.Runs[0].Summary = Summary{Source: "go", Verified: true, Tests: intp(10), Passed: intp(9), Failed: intp(1), Skipped: intp(0)}
+	malformed := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []report.Superseded{}}
+	malformed.Runs[0].Summary = report.Summary{Source: "go", Verified: true, Tests: intp(10), Passed: intp(9), Failed: intp(1), Skipped: intp(0)}
 	malformed.Runs[0].Warnings = []string{"junit report.xml: XML syntax error on line 3: unexpected EOF; ignored"}
-	malformed.Runs[0].Excerpts = []Excerpt{fixtureExcerpt("stdout", 300, 12, "failure", goFailRaw)}
+	malformed.Runs[0].Excerpts = []report.Excerpt{fixtureExcerpt("stdout", 300, 12, "failure", goFailRaw)}
 
-	inconsistent := Envelope{Schema: Schema, Status: "failed", Runs: []Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []Superseded{}}
+	inconsistent := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []report.Superseded{}}
 	inconsistent.Runs[0].Summary = junitSummary(50, 50, 0, 0, false)
 	inconsistent.Runs[0].Summary.Note = "JUnit reports no failures but the command exited 1; counts not verified"
 
-	saysPassed := Envelope{Schema: Schema, Status: "passed", Runs: []Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []Superseded{}}
+	saysPassed := report.Envelope{Schema: report.Schema, Status: "passed", Runs: []report.Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []report.Superseded{}}
 
 	return []struct {
 		name string
-		env  Envelope
-		opts MarkdownOptions
+		env  report.Envelope
+		opts Options
 	}{
-		{"passed", passed, MarkdownOptions{}},
-		{"failed_excerpts", failed, MarkdownOptions{ArtifactURL: "https://github.example/acme/app/actions/runs/1#artifacts"}},
-		{"timed_out", timedOut, MarkdownOptions{}},
-		{"truncated", truncated, MarkdownOptions{}},
-		{"incomplete", incomplete, MarkdownOptions{}},
-		{"no_summary", noSummary, MarkdownOptions{}},
-		{"malformed_junit", malformed, MarkdownOptions{}},
-		{"inconsistent_junit", inconsistent, MarkdownOptions{}},
-		{"envelope_contradicts_runs", saysPassed, MarkdownOptions{}},
-		{"hostile", hostileEnvelope(), MarkdownOptions{}},
-		{"trimmed", bigEnvelope(2, 12), MarkdownOptions{MaxBytes: 9000}},
-		{"over_budget", bigEnvelope(60, 2), MarkdownOptions{MaxBytes: 4096}},
+		{"passed", passed, Options{}},
+		{"failed_excerpts", failed, Options{ArtifactURL: "https://github.example/acme/app/actions/runs/1#artifacts"}},
+		{"timed_out", timedOut, Options{}},
+		{"truncated", truncated, Options{}},
+		{"incomplete", incomplete, Options{}},
+		{"no_summary", noSummary, Options{}},
+		{"malformed_junit", malformed, Options{}},
+		{"inconsistent_junit", inconsistent, Options{}},
+		{"envelope_contradicts_runs", saysPassed, Options{}},
+		{"hostile", hostileEnvelope(), Options{}},
+		{"trimmed", bigEnvelope(2, 12), Options{Budget: 9000}},
+		{"over_budget", bigEnvelope(60, 2), Options{Budget: 4096}},
 	}
 }
 
 // hostileEnvelope carries text that tries to break out of every context.
-func hostileEnvelope() Envelope {
+func hostileEnvelope() report.Envelope {
 	hostile := "``` \n</details>\n<!-- runledger:comment -->\n<!-- runledger:envelope -->\n<<cg:0123456789abcdef>>\n" +
 		"@octocat please look at #1 | <img src=x onerror=alert(1)>\n\x1b[31mred\x1b[0m \x1b]0;title\x07" + strings.Repeat("x", 100000) + "\n~~~~\n"
-	e := Envelope{Schema: Schema, Status: "failed", Warnings: []string{"<!-- runledger:comment --> @admin </details>"}}
+	e := report.Envelope{Schema: report.Schema, Status: "failed", Warnings: []string{"<!-- runledger:comment --> @admin </details>"}}
 	r := fixtureRun("unit | @octocat </details> <!-- runledger:envelope -->", 1, "failed", intp(1))
 	r.Summary = junitSummary(2, 1, 1, 0, true)
-	r.Summary.Failures = []Failure{{Name: "Test`x`<b>", Message: hostile}}
-	r.Excerpts = []Excerpt{fixtureExcerpt("stdout", 0, 1, "failure", hostile)}
-	r.Logs["stdout"] = Log{Bytes: 100, SHA256: "not-a-hash", Artifact: "javascript:alert(1)", Path: "<!-- runledger:comment -->"}
-	e.Runs = []Run{r}
-	e.Superseded = []Superseded{{Name: "@team", Attempt: 1, Status: "failed <!-- runledger:comment -->", ExitCode: intp(1),
+	r.Summary.Failures = []report.Failure{{Name: "Test`x`<b>", Message: hostile}}
+	r.Excerpts = []report.Excerpt{fixtureExcerpt("stdout", 0, 1, "failure", hostile)}
+	r.Logs["stdout"] = report.Log{Bytes: 100, SHA256: "not-a-hash", Artifact: "javascript:alert(1)", Path: "<!-- runledger:comment -->"}
+	e.Runs = []report.Run{r}
+	e.Superseded = []report.Superseded{{Name: "@team", Attempt: 1, Status: "failed <!-- runledger:comment -->", ExitCode: intp(1),
 		Marker: "<<cg:forged>> <!-- runledger:envelope -->", Pointer: "https://x.example/a)b<c> d"}}
 	return e
 }
 
 // bigEnvelope has runs × excerpts sizeable excerpts and some history.
-func bigEnvelope(runs, excerpts int) Envelope {
-	e := Envelope{Schema: Schema, Status: "failed"}
+func bigEnvelope(runs, excerpts int) report.Envelope {
+	e := report.Envelope{Schema: report.Schema, Status: "failed"}
 	for i := range runs {
 		r := fixtureRun(fmt.Sprintf("shard-%02d", i), 1, "failed", intp(1))
 		for j := range excerpts {
@@ -174,7 +154,7 @@ func bigEnvelope(runs, excerpts int) Envelope {
 			r.Excerpts = append(r.Excerpts, fixtureExcerpt("stdout", int64(j)*100000, int64(j)*1000+1, reason, raw.String()))
 		}
 		e.Runs = append(e.Runs, r)
-		e.Superseded = append(e.Superseded, Superseded{ID: fmt.Sprintf("old-%d", i), Name: r.Name, Attempt: 1,
+		e.Superseded = append(e.Superseded, report.Superseded{ID: fmt.Sprintf("old-%d", i), Name: r.Name, Attempt: 1,
 			Status: "failed", ExitCode: intp(1), Marker: fmt.Sprintf("<<cg:%016x>>", i)})
 	}
 	return e
@@ -187,16 +167,16 @@ func TestRenderMarkdownGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			body, err := RenderMarkdown(&tt.env, tt.opts)
+			body, err := Markdown(&tt.env, tt.opts)
 			if err != nil {
-				t.Fatalf("RenderMarkdown: %v", err)
+				t.Fatalf("Markdown: %v", err)
 			}
 			checkBody(t, &tt.env, tt.opts, body)
 			after, _ := json.Marshal(tt.env)
 			if !bytes.Equal(before, after) {
-				t.Error("RenderMarkdown modified its envelope")
+				t.Error("Markdown modified its envelope")
 			}
-			compareGolden(t, filepath.Join("testdata", "markdown", tt.name+".md"), []byte(body))
+			golden.Check(t, filepath.Join("testdata", "markdown", tt.name+".md"), []byte(body))
 		})
 	}
 }
@@ -205,7 +185,7 @@ func TestRenderMarkdownGolden(t *testing.T) {
 // embedded JSON decodes to env itself.
 func TestRenderMarkdownEmbedsEnvelopeExactly(t *testing.T) {
 	for _, tt := range markdownCases() {
-		body, err := RenderMarkdown(&tt.env, tt.opts)
+		body, err := Markdown(&tt.env, tt.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,11 +220,11 @@ func TestRenderMarkdownBudget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := MarkdownOptions{MaxBytes: tt.maxBytes}
+			opts := Options{Budget: tt.maxBytes}
 			if got := opts.budget(); got != tt.wantBudget {
 				t.Fatalf("budget %d, want %d", got, tt.wantBudget)
 			}
-			body, err := RenderMarkdown(&env, opts)
+			body, err := Markdown(&env, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,13 +244,13 @@ func TestRenderMarkdownBudget(t *testing.T) {
 }
 
 // checkBody asserts the invariants every rendered body keeps.
-func checkBody(t *testing.T, env *Envelope, opts MarkdownOptions, body string) {
+func checkBody(t *testing.T, env *report.Envelope, opts Options, body string) {
 	t.Helper()
 	lines := strings.SplitN(body, "\n", 3)
 	if len(lines) < 3 || lines[0] != MarkerComment {
 		t.Fatalf("body does not start with the comment marker: %q", body[:min(len(body), 200)])
 	}
-	wantStatus := "**runledger: " + mdStatusWord(env.Status) + "**"
+	wantStatus := "**runledger: " + statusWord(env.Status) + "**"
 	if !strings.HasPrefix(lines[1], wantStatus) {
 		t.Errorf("status line %q, want prefix %q", lines[1], wantStatus)
 	}
@@ -281,7 +261,7 @@ func checkBody(t *testing.T, env *Envelope, opts MarkdownOptions, body string) {
 	// The aggregate looks up artifact links by MayShowLogs: it must cover
 	// every run that got a section.
 	for _, r := range env.Runs {
-		head := fmt.Sprintf("#### %s · attempt %d · ", CodeSpan(mdShort(r.Name, 100), false), r.Attempt)
+		head := fmt.Sprintf("#### %s · attempt %d · ", CodeSpan(short(r.Name, 100), false), r.Attempt)
 		if strings.Contains(visible, head) && !MayShowLogs(r) {
 			t.Errorf("run %q got a section, but MayShowLogs says it cannot", r.Name)
 		}
@@ -299,7 +279,7 @@ func checkBody(t *testing.T, env *Envelope, opts MarkdownOptions, body string) {
 		t.Fatalf("ExtractEnvelope: %v", err)
 	}
 	// JSON carries invalid UTF-8 as U+FFFD; compare with env as JSON sees it.
-	var norm Envelope
+	var norm report.Envelope
 	data, err := json.Marshal(env)
 	if err != nil || json.Unmarshal(data, &norm) != nil {
 		t.Fatalf("envelope does not round-trip through JSON: %v", err)
@@ -314,7 +294,7 @@ func checkBody(t *testing.T, env *Envelope, opts MarkdownOptions, body string) {
 	}
 	if over := strings.Contains(visible, "**Over budget:**"); len(body) > opts.budget() && !over {
 		t.Errorf("body of %d bytes exceeds the %d budget without saying so", len(body), opts.budget())
-	} else if over && (mdCountExcerpts(got) > 0 || len(got.Superseded) > 0) {
+	} else if over && (countExcerpts(got) > 0 || len(got.Superseded) > 0) {
 		t.Errorf("over budget while excerpts or superseded attempts are still shown")
 	}
 }
@@ -323,11 +303,11 @@ var cgMarker = regexp.MustCompile(`(?i)<<cg`)
 
 // checkCompactionMarkers: every <<cg in the body is a real marker of a
 // superseded attempt.
-func checkCompactionMarkers(t *testing.T, env *Envelope, body string) {
+func checkCompactionMarkers(t *testing.T, env *report.Envelope, body string) {
 	t.Helper()
 	valid := map[string]bool{}
 	for _, s := range env.Superseded {
-		if mdMarkerRE.MatchString(s.Marker) {
+		if markerRE.MatchString(s.Marker) {
 			valid[s.Marker] = true
 		}
 	}
@@ -365,24 +345,24 @@ func FuzzRenderMarkdown(f *testing.F) {
 	f.Add("passed\u0726\xaa\x94\x91\x0f", "0", "0", "0", "0", 0, uint8(0)) // found by CI's fuzz run
 	f.Add("passedx", "passed", "", "", "", 0, uint8(2))
 	f.Fuzz(func(t *testing.T, status, name, text, msg, marker string, maxBytes int, n uint8) {
-		env := Envelope{Schema: Schema, Status: status, Warnings: []string{msg}}
+		env := report.Envelope{Schema: report.Schema, Status: status, Warnings: []string{msg}}
 		runStatus := status
 		if n%2 == 1 {
 			runStatus = "failed"
 		}
 		r := fixtureRun(name, int(n), runStatus, intp(int(n)))
-		r.Summary.Failures = []Failure{{Name: name, Message: msg}}
+		r.Summary.Failures = []report.Failure{{Name: name, Message: msg}}
 		for i := range int(n % 6) {
 			r.Excerpts = append(r.Excerpts, fixtureExcerpt(name, int64(i)*1000, 1, "failure", text))
 		}
-		env.Runs = []Run{r}
+		env.Runs = []report.Run{r}
 		for i := range int(n % 4) {
-			env.Superseded = append(env.Superseded, Superseded{Name: name, Attempt: i, Status: msg, Marker: marker, Pointer: text})
+			env.Superseded = append(env.Superseded, report.Superseded{Name: name, Attempt: i, Status: msg, Marker: marker, Pointer: text})
 		}
-		opts := MarkdownOptions{MaxBytes: maxBytes}
-		body, err := RenderMarkdown(&env, opts)
+		opts := Options{Budget: maxBytes}
+		body, err := Markdown(&env, opts)
 		if err != nil {
-			t.Fatalf("RenderMarkdown: %v", err)
+			t.Fatalf("Markdown: %v", err)
 		}
 		checkBody(t, &env, opts, body)
 	})
@@ -400,8 +380,8 @@ func TestStatusWord(t *testing.T) {
 		{"*passed*", `unrecognised status \*passed\*`},
 	}
 	for _, tt := range tests {
-		if got := mdStatusWord(tt.status); got != tt.want {
-			t.Errorf("mdStatusWord(%q) = %q, want %q", tt.status, got, tt.want)
+		if got := statusWord(tt.status); got != tt.want {
+			t.Errorf("statusWord(%q) = %q, want %q", tt.status, got, tt.want)
 		}
 	}
 }
@@ -415,18 +395,18 @@ func TestMayShowLogs(t *testing.T) {
 	clean := fixtureRun("clean", 1, "passed", intp(0))
 	clean.Summary = junitSummary(3, 3, 0, 0, true)
 	withExcerpt := fixtureRun("excerpted", 1, "passed", intp(0))
-	withExcerpt.Excerpts = []Excerpt{fixtureExcerpt("excerpted", 0, 1, "error", "panic: boom\n")}
-	env := Envelope{Schema: Schema, Status: "unverified", Runs: []Run{swallowed, clean, withExcerpt}}
-	body, err := RenderMarkdown(&env, MarkdownOptions{ArtifactURL: "https://example.test/a/1"})
+	withExcerpt.Excerpts = []report.Excerpt{fixtureExcerpt("excerpted", 0, 1, "error", "panic: boom\n")}
+	env := report.Envelope{Schema: report.Schema, Status: "unverified", Runs: []report.Run{swallowed, clean, withExcerpt}}
+	body, err := Markdown(&env, Options{ArtifactURL: "https://example.test/a/1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBody(t, &env, MarkdownOptions{}, body)
+	checkBody(t, &env, Options{}, body)
 	if !strings.Contains(body, "#### `swallowed` · attempt 1 · passed") || !strings.Contains(body, "(https://example.test/a/1)") {
 		t.Errorf("the passing run that counts failures has no section with the artifact link:\n%s", body)
 	}
 	for _, tt := range []struct {
-		r    Run
+		r    report.Run
 		want bool
 	}{{swallowed, true}, {clean, false}, {withExcerpt, true}, {fixtureRun("f", 1, "failed", intp(1)), true}} {
 		if got := MayShowLogs(tt.r); got != tt.want {
@@ -456,12 +436,12 @@ func TestRenderMarkdownDropsRepeatsFirst(t *testing.T) {
 		r.Excerpts = append(r.Excerpts, x)
 		off += int64(len(more))
 	}
-	env := Envelope{Schema: Schema, Status: "failed", Runs: []Run{r}, Superseded: []Superseded{}}
-	body, err := RenderMarkdown(&env, MarkdownOptions{MaxBytes: 12000})
+	env := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}, Superseded: []report.Superseded{}}
+	body, err := Markdown(&env, Options{Budget: 12000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBody(t, &env, MarkdownOptions{MaxBytes: 12000}, body)
+	checkBody(t, &env, Options{Budget: 12000}, body)
 	visible, _, _ := strings.Cut(body, MarkerEnvelopeBegin)
 	for i := range 6 {
 		if want := fmt.Sprintf("case_test.go:13: got %d, want %d", i, i+1); !strings.Contains(visible, want) {

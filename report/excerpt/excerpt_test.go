@@ -1,4 +1,4 @@
-package report
+package excerpt
 
 import (
 	"bufio"
@@ -13,10 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
-	"github.com/runledger/runledger/capture"
+	"github.com/runledger/runledger/internal/golden"
 	"github.com/runledger/runledger/record"
 )
 
@@ -39,10 +38,10 @@ func writeLog(t testing.TB, name string, fill func(w *bufio.Writer)) string {
 	return path
 }
 
-// selectFile runs SelectExcerpts on a real file as a run's whole stdout
+// selectFile runs Select on a real file as a run's whole stdout
 // (stored is its record's stored ranges, nil for all of it) and checks
 // every excerpt against the file's bytes.
-func selectFile(t testing.TB, path string, stored [][2]int64, ended bool, opts ExcerptOptions) []Excerpt {
+func selectFile(t testing.TB, path string, stored [][2]int64, ended bool, opts Options) []Excerpt {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -57,9 +56,9 @@ func selectFile(t testing.TB, path string, stored [][2]int64, ended bool, opts E
 	if stored == nil {
 		s.StoredRanges = [][2]int64{{0, info.Size()}}
 	}
-	ex, err := SelectExcerpts([]StreamFile{{Name: "stdout", File: f, Stream: s}}, ended, opts)
+	ex, err := Select([]StreamFile{{Name: "stdout", File: f, Stream: s}}, ended, opts)
 	if err != nil {
-		t.Fatalf("SelectExcerpts: %v", err)
+		t.Fatalf("Select: %v", err)
 	}
 	checkExcerpts(t, f, s, ex)
 	return ex
@@ -87,7 +86,7 @@ func checkExcerpts(t testing.TB, f *os.File, s *record.Stream, ex []Excerpt) {
 		if !utf8.ValidString(e.Text) || strings.ContainsAny(e.Text, "\x1b\x00\r") {
 			t.Errorf("excerpt %d: Text not clean: %q", i, e.Text)
 		}
-		if e.Stream != "stdout" || mdReasonRank(e.Reason) >= len(exReasons) {
+		if e.Stream != "stdout" || Rank(e.Reason) >= len(Reasons) {
 			t.Errorf("excerpt %d: stream %q reason %q", i, e.Stream, e.Reason)
 		}
 		before := make([]byte, at)
@@ -129,9 +128,9 @@ func goFailBlock(name string) string {
 	return "--- FAIL: " + name + " (0.01s)\n    " + strings.ToLower(name) + "_test.go:12: want 2, got 1\n"
 }
 
-// TestSelectExcerptsBigLogs finds failures wherever they are in large logs,
+// TestSelectBigLogs finds failures wherever they are in large logs,
 // also when a flood of lesser error lines follows them.
-func TestSelectExcerptsBigLogs(t *testing.T) {
+func TestSelectBigLogs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes tens of MB")
 	}
@@ -162,7 +161,7 @@ func TestSelectExcerptsBigLogs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeLog(t, "big.log", tt.fill)
-			ex := selectFile(t, path, nil, true, ExcerptOptions{})
+			ex := selectFile(t, path, nil, true, Options{})
 			var n int64
 			for _, e := range ex {
 				n += e.End - e.Start
@@ -183,7 +182,7 @@ func TestSelectExcerptsBigLogs(t *testing.T) {
 	}
 }
 
-func TestSelectExcerptsHostileBytes(t *testing.T) {
+func TestSelectHostileBytes(t *testing.T) {
 	tests := []struct {
 		name     string
 		content  string
@@ -201,7 +200,7 @@ func TestSelectExcerptsHostileBytes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeLog(t, "x.log", func(w *bufio.Writer) { w.WriteString(tt.content) })
-			ex := selectFile(t, path, nil, true, ExcerptOptions{Bytes: 2 << 10})
+			ex := selectFile(t, path, nil, true, Options{Bytes: 2 << 10})
 			if len(ex) == 0 {
 				t.Fatal("no excerpt")
 			}
@@ -218,9 +217,9 @@ func TestSelectExcerptsHostileBytes(t *testing.T) {
 	}
 }
 
-// TestSelectExcerptsLongLine covers a single 10 MB line without newline,
+// TestSelectLongLine covers a single 10 MB line without newline,
 // plain (head and tail) and starting with a panic (its start quoted).
-func TestSelectExcerptsLongLine(t *testing.T) {
+func TestSelectLongLine(t *testing.T) {
 	const size = 10 << 20
 	for _, prefix := range []string{"", "panic: "} {
 		t.Run(fmt.Sprintf("%q", prefix), func(t *testing.T) {
@@ -231,7 +230,7 @@ func TestSelectExcerptsLongLine(t *testing.T) {
 					w.Write(chunk[:min(len(chunk), size-n)])
 				}
 			})
-			ex := selectFile(t, path, nil, true, ExcerptOptions{})
+			ex := selectFile(t, path, nil, true, Options{})
 			if len(ex) == 0 || ex[0].Start != 0 || !strings.Contains(ex[0].Text, "…[line continues for") {
 				t.Fatalf("the first excerpt should start the file and say the line continues: %+v", ex)
 			}
@@ -254,32 +253,32 @@ func fileSize(t testing.TB, path string) int64 {
 	return info.Size()
 }
 
-// TestSelectExcerptsGolden runs representative runner outputs and compares
+// TestSelectGolden runs representative runner outputs and compares
 // the excerpts with golden files (rewrite with -update). The budget is a
 // byte short of each log, so that the grammars, not the whole-log rule,
 // choose.
-func TestSelectExcerptsGolden(t *testing.T) {
-	logs, err := filepath.Glob("testdata/excerpt/*.log")
+func TestSelectGolden(t *testing.T) {
+	logs, err := filepath.Glob("testdata/*.log")
 	if err != nil || len(logs) == 0 {
 		t.Fatalf("no sample logs: %v", err)
 	}
 	for _, path := range logs {
 		name := strings.TrimSuffix(filepath.Base(path), ".log")
 		t.Run(name, func(t *testing.T) {
-			ex := selectFile(t, path, nil, true, ExcerptOptions{Bytes: fileSize(t, path) - 1})
+			ex := selectFile(t, path, nil, true, Options{Bytes: fileSize(t, path) - 1})
 			got, err := json.MarshalIndent(ex, "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
-			compareGolden(t, strings.TrimSuffix(path, ".log")+".golden.json", append(got, '\n'))
+			golden.Check(t, strings.TrimSuffix(path, ".log")+".golden.json", append(got, '\n'))
 		})
 	}
 }
 
-// TestSelectExcerptsNotFailures: a source listing, a diff or grep hits that
+// TestSelectNotFailures: a source listing, a diff or grep hits that
 // quote failure markers are not taken for failures.
-func TestSelectExcerptsNotFailures(t *testing.T) {
-	ex := selectFile(t, "testdata/excerpt/listing.log", nil, true, ExcerptOptions{Bytes: 200})
+func TestSelectNotFailures(t *testing.T) {
+	ex := selectFile(t, "testdata/listing.log", nil, true, Options{Bytes: 200})
 	if len(ex) == 0 {
 		t.Fatal("no excerpt at all: the fallback head and tail are missing")
 	}
@@ -290,7 +289,7 @@ func TestSelectExcerptsNotFailures(t *testing.T) {
 	}
 }
 
-func TestSelectExcerptsSampleReasons(t *testing.T) {
+func TestSelectSampleReasons(t *testing.T) {
 	tests := []struct {
 		log, reason, text string
 	}{
@@ -301,8 +300,8 @@ func TestSelectExcerptsSampleReasons(t *testing.T) {
 		{"gobuild", "error", "internal/parse/lexer.go:41:12: undefined: tokenKind"},
 	}
 	for _, tt := range tests {
-		path := "testdata/excerpt/" + tt.log + ".log"
-		ex := selectFile(t, path, nil, true, ExcerptOptions{Bytes: fileSize(t, path) - 1})
+		path := "testdata/" + tt.log + ".log"
+		ex := selectFile(t, path, nil, true, Options{Bytes: fileSize(t, path) - 1})
 		found := false
 		for _, e := range ex {
 			found = found || e.Reason == tt.reason && strings.Contains(e.Text, tt.text)
@@ -313,18 +312,18 @@ func TestSelectExcerptsSampleReasons(t *testing.T) {
 	}
 }
 
-// TestSelectExcerptsStoredRanges uses a truncated stream's stored file,
+// TestSelectStoredRanges uses a truncated stream's stored file,
 // whose failure block runs into the gap between head and tail: excerpts
 // stay in one piece, carry original offsets and say where the gap is. The
 // lines that open the tail piece belong to a block whose start was not
 // stored; they are not guessed to belong to the head's failure.
-func TestSelectExcerptsStoredRanges(t *testing.T) {
+func TestSelectStoredRanges(t *testing.T) {
 	head := strings.Repeat("setup line\n", 80) + "--- FAIL: TestGap (0.00s)\n    gap_test.go:3: first\n    gap_te"
 	tail := "st.go:4: second\n    gap_test.go:5: third\n--- FAIL: TestTail (0.00s)\n    tail_test.go:9: got 1, want 2\nFAIL\texample.com/gap\t0.1s\n" +
 		strings.Repeat("teardown\n", 2000)
 	path := writeLog(t, "stored.log", func(w *bufio.Writer) { w.WriteString(head + tail) })
 	stored := [][2]int64{{0, int64(len(head))}, {1 << 30, 1<<30 + int64(len(tail))}}
-	ex := selectFile(t, path, stored, true, ExcerptOptions{Bytes: 1 << 10})
+	ex := selectFile(t, path, stored, true, Options{Bytes: 1 << 10})
 	q := quotedText(ex)
 	for _, want := range []string{"gap_test.go:3: first", "tail_test.go:9: got 1, want 2"} {
 		if !strings.Contains(q, want) {
@@ -336,10 +335,10 @@ func TestSelectExcerptsStoredRanges(t *testing.T) {
 	}
 }
 
-// TestSelectExcerptsRealRunners runs real test runners on tiny failing
+// TestSelectRealRunners runs real test runners on tiny failing
 // fixtures, with enough passing output that the log does not fit whole,
 // and checks the failing test's own evidence is quoted.
-func TestSelectExcerptsRealRunners(t *testing.T) {
+func TestSelectRealRunners(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real test runners")
 	}
@@ -392,7 +391,7 @@ func TestSelectExcerptsRealRunners(t *testing.T) {
 				}
 				t.Fatalf("%s should run and fail, got %v", tt.tool, runErr)
 			}
-			ex := selectFile(t, logPath, nil, true, ExcerptOptions{Bytes: 2 << 10})
+			ex := selectFile(t, logPath, nil, true, Options{Bytes: 2 << 10})
 			for _, text := range tt.want {
 				if !strings.Contains(quotedText(ex), text) {
 					log, _ := os.ReadFile(logPath)
@@ -403,13 +402,13 @@ func TestSelectExcerptsRealRunners(t *testing.T) {
 	}
 }
 
-func TestSelectExcerptsEmptyAndShort(t *testing.T) {
+func TestSelectEmptyAndShort(t *testing.T) {
 	empty := writeLog(t, "empty.log", func(*bufio.Writer) {})
-	if ex := selectFile(t, empty, nil, true, ExcerptOptions{}); len(ex) != 0 {
+	if ex := selectFile(t, empty, nil, true, Options{}); len(ex) != 0 {
 		t.Errorf("empty file gave %+v", ex)
 	}
 	short := writeLog(t, "short.log", func(w *bufio.Writer) { w.WriteString("one\ntwo\nthree") })
-	ex := selectFile(t, short, nil, true, ExcerptOptions{})
+	ex := selectFile(t, short, nil, true, Options{})
 	if len(ex) != 1 || ex[0].Reason != "whole" || ex[0].Text != "one\ntwo\nthree" {
 		t.Errorf("short file gave %+v, want one excerpt of everything", ex)
 	}
@@ -419,19 +418,19 @@ func TestSelectExcerptsEmptyAndShort(t *testing.T) {
 	}
 	defer f.Close()
 	big := &record.Stream{StoredBytes: 100, StoredRanges: [][2]int64{{0, 100}}}
-	if _, err := SelectExcerpts([]StreamFile{{Name: "stdout", File: f, Stream: big}}, true, ExcerptOptions{}); err == nil {
+	if _, err := Select([]StreamFile{{Name: "stdout", File: f, Stream: big}}, true, Options{}); err == nil {
 		t.Error("a size beyond the file's end should be an error")
 	}
 	odd := &record.Stream{StoredBytes: 13, StoredRanges: [][2]int64{{0, 5}}}
-	if _, err := SelectExcerpts([]StreamFile{{Name: "stdout", File: f, Stream: odd}}, true, ExcerptOptions{}); err == nil {
+	if _, err := Select([]StreamFile{{Name: "stdout", File: f, Stream: odd}}, true, Options{}); err == nil {
 		t.Error("stored ranges not adding up to the size should be an error")
 	}
 }
 
-// FuzzSelectExcerpts: whatever the bytes and the budget, excerpts lie in
+// FuzzSelect: whatever the bytes and the budget, excerpts lie in
 // the file, hash exactly their bytes, count their lines right, have clean
 // Text and do not overlap.
-func FuzzSelectExcerpts(f *testing.F) {
+func FuzzSelect(f *testing.F) {
 	for _, s := range []string{"", "\n", "--- FAIL: TestX (0.00s)\n    x_test.go:1: y\n", "panic: \x00\xff\r\n",
 		"a\rb\r\r\n", "\x1b[31m● x\x1b]0;\n  at y\n", "Traceback (most recent call last):\n  x\nE: y\n"} {
 		f.Add([]byte(s), uint8(64), false)
@@ -441,13 +440,13 @@ func FuzzSelectExcerpts(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		selectFile(t, path, nil, ended, ExcerptOptions{Bytes: int64(budget) + 1, MaxLineBytes: 16})
+		selectFile(t, path, nil, ended, Options{Bytes: int64(budget) + 1, MaxLineBytes: 16})
 	})
 }
 
-// BenchmarkSelectExcerptsGoVerbose: SelectExcerpts over a 64 MiB `go test
+// BenchmarkSelectGoVerbose: Select over a 64 MiB `go test
 // -v` log of tests that log with t.Log, one failing in the middle.
-func BenchmarkSelectExcerptsGoVerbose(b *testing.B) {
+func BenchmarkSelectGoVerbose(b *testing.B) {
 	path := writeLog(b, "stdout.log", func(w *bufio.Writer) {
 		for i := 0; w.Buffered()+i < 64<<20; i++ {
 			fmt.Fprintf(w, "=== RUN   TestRecord%04d\n", i)
@@ -472,47 +471,11 @@ func BenchmarkSelectExcerptsGoVerbose(b *testing.B) {
 	b.SetBytes(info.Size())
 	b.ResetTimer()
 	for range b.N {
-		ex, err := SelectExcerpts([]StreamFile{{Name: "stdout", File: f, Stream: s}}, true, ExcerptOptions{})
+		ex, err := Select([]StreamFile{{Name: "stdout", File: f, Stream: s}}, true, Options{})
 		if err != nil || !strings.Contains(quotedText(ex), "Checksum(40000) = 1, want 2") {
 			b.Fatalf("failure not quoted: %v", err)
 		}
 	}
-}
-
-// TestJUnitQuotedWhenTheLogIsSilent: a runner that prints only a test's
-// name (Gradle's "> testDivide() FAILED") keeps its message and stack in
-// the JUnit file; the excerpts then quote that <failure> element from the
-// run's copy of the file, with the file's own byte range and hash, and
-// leave alone a failure the log already shows.
-func TestJUnitQuotedWhenTheLogIsSilent(t *testing.T) {
-	xml := `<?xml version="1.0" encoding="UTF-8"?>
-<testsuite name="CalcTest" tests="2" failures="2">
-  <testcase classname="com.example.CalcTest" name="testDivide"><failure message="expected: &lt;2&gt; but was: &lt;3&gt;" type="org.opentest4j.AssertionFailedError">org.opentest4j.AssertionFailedError: expected: &lt;2&gt; but was: &lt;3&gt;
-	at com.example.CalcTest.testDivide(CalcTest.java:14)</failure></testcase>
-  <testcase classname="com.example.CalcTest" name="testShown"><failure message="shown in the log already">x</failure></testcase>
-</testsuite>`
-	script := `echo "CalcTest > testDivide() FAILED"; echo "CalcTest > testShown() FAILED: shown in the log already"; printf '%s' "$1" > junit.xml; exit 1`
-	st, work := newStore(t), t.TempDir()
-	if _, err := capture.Run(st, capture.Options{Name: "gradle", Argv: []string{"sh", "-c", script, "sh", xml}, Dir: work,
-		KillAfter: time.Second, JUnit: []string{"junit.xml"}}); err != nil {
-		t.Fatal(err)
-	}
-	env, err := Build(st, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := env.Runs[0]
-	var quoted []Excerpt
-	for _, x := range run.Excerpts {
-		if strings.HasPrefix(x.Stream, "junit/") {
-			quoted = append(quoted, x)
-		}
-	}
-	if len(quoted) != 1 || quoted[0].Test != "testDivide" || !strings.Contains(quoted[0].Text, "CalcTest.java:14") ||
-		!strings.HasPrefix(quoted[0].Text, "<failure") || !strings.HasSuffix(strings.TrimSpace(quoted[0].Text), "</failure>") {
-		t.Fatalf("JUnit quotes %+v", quoted)
-	}
-	checkCitedRanges(t, run)
 }
 
 // TestJUnitElements: every <failure> and <error> element's range is

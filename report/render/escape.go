@@ -1,10 +1,9 @@
-package report
+package render
 
 import (
 	"strings"
-	"unicode/utf8"
 
-	"github.com/runledger/runledger/report/internal/lines"
+	"github.com/runledger/runledger/report/internal/terminal"
 )
 
 // zwsp is a zero-width space. GitHub renders it as nothing, but it breaks
@@ -130,7 +129,7 @@ func indexFoldASCII(s, seq string) int {
 // longest run inside. In a table cell a `|` would still end the cell, so
 // inTable escapes it (GFM unescapes `\|` inside the span).
 func CodeSpan(s string, inTable bool) string {
-	s = breakMarkers(cleanTerminalText(s, true))
+	s = breakMarkers(terminal.Clean(s, true))
 	if strings.TrimSpace(s) == "" {
 		return EscapeInline(s)
 	}
@@ -154,7 +153,7 @@ func CodeSpan(s string, inTable bool) string {
 // and "runledger:" gets a zero-width space so that quoted text cannot pass
 // for the status line.
 func EscapeInline(s string) string {
-	s = cleanTerminalText(s, true)
+	s = terminal.Clean(s, true)
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	for i, r := range s {
@@ -187,53 +186,4 @@ func EscapeInline(s string) string {
 	}
 	// A quoted "runledger: passed" must not read like the status line.
 	return insertAfterEach(b.String(), "runledger:", 9)
-}
-
-// cleanTerminalText turns bytes a terminal would interpret into plain text:
-// ANSI escape sequences (CSI, OSC, DCS, two-byte ESC) are removed, C0 and DEL
-// control characters are shown as their Unicode control pictures (NUL as ␀),
-// C1 controls, bidirectional overrides and invalid UTF-8 become U+FFFD. Tab
-// is kept; with flat set, tab, CR and LF become spaces, otherwise CR and LF
-// are made visible too (callers split lines before).
-func cleanTerminalText(s string, flat bool) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == 0x1b:
-			i = lines.SkipEscape(s, i)
-			continue
-		case c == '\t' || ((c == '\n' || c == '\r') && flat):
-			if flat {
-				b.WriteByte(' ')
-			} else {
-				b.WriteByte(c)
-			}
-		case c < 0x20:
-			b.WriteRune(0x2400 + rune(c))
-		case c == 0x7f:
-			b.WriteRune(0x2421)
-		case c < 0x80:
-			b.WriteByte(c)
-		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if (r == utf8.RuneError && n == 1) || isHiddenControl(r) {
-				b.WriteRune(utf8.RuneError)
-			} else {
-				b.WriteString(s[i : i+n])
-			}
-			i += n
-			continue
-		}
-		i++
-	}
-	return b.String()
-}
-
-// isHiddenControl reports C1 controls and the bidirectional overrides that
-// can make displayed text differ from its bytes.
-func isHiddenControl(r rune) bool {
-	return (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) ||
-		(r >= 0x2066 && r <= 0x2069)
 }

@@ -1,4 +1,4 @@
-package report
+package excerpt
 
 import (
 	"bytes"
@@ -65,13 +65,13 @@ func junitElements(r io.Reader, max int) ([]junitElement, error) {
 	return out, nil
 }
 
-// junitExcerpts quotes, from the JUnit files the run wrote (the copies in
+// JUnit quotes, from the JUnit files the run wrote (the copies in
 // its directory), the <failure> and <error> elements of failing tests
 // that the log's excerpts do not already explain: Gradle and many runners
 // print a test's name and keep its message and stack in the XML. Each
 // excerpt cites its file as stream "junit/NNN-name.xml", with that file's
 // own byte range and hash, readable with show --stream.
-func junitExcerpts(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
+func JUnit(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
 	var out []Excerpt
 	var warnings []string
 	left := int64(junitQuoteBytes)
@@ -133,7 +133,7 @@ func junitExcerpt(stream string, data []byte, e junitElement, end int64) Excerpt
 	raw := data[e.start:end]
 	sum := sha256.Sum256(raw)
 	first := int64(bytes.Count(data[:e.start], []byte{'\n'})) + 1
-	text := exText(raw, 1024)
+	text := Text(raw, 1024)
 	if end < e.end {
 		text += fmt.Sprintf("…[element continues for %d more bytes]…\n", e.end-end)
 	}
@@ -146,4 +146,14 @@ func junitExcerpt(stream string, data []byte, e junitElement, end int64) Excerpt
 func sha(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
+}
+
+func attr(el xml.StartElement, name string) string {
+	v := ""
+	for _, a := range el.Attr {
+		if a.Name.Local == name {
+			v = a.Value // the last wins, as in go-junit's map
+		}
+	}
+	return v
 }

@@ -1,0 +1,157 @@
+// Package excerpt quotes the lines of a stored run that explain it: each
+// failing test's own evidence, found by the grammar of the runner that
+// printed it (package evidence), cited by original byte range, line
+// numbers and the sha256 of exactly the quoted bytes.
+package excerpt
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/evidence"
+)
+
+// Excerpt is a cited piece of a log. Text has ANSI codes stripped and invalid
+// UTF-8 replaced; SHA256 is of the raw bytes [Start, End) of the stream.
+type Excerpt struct {
+	// Stream is "stdout" or "stderr", or "junit/NNN-name.xml" for a quote
+	// from the run's copy of a JUnit file (in its run directory, read back
+	// with show --stream; the artifact holds the file whole, compressed).
+	Stream    string `json:"stream"`
+	Start     int64  `json:"start"`
+	End       int64  `json:"end"`
+	FirstLine int64  `json:"first_line"`
+	LastLine  int64  `json:"last_line"`
+	// Reason: failure (a failing test's evidence), error (a crash, a build
+	// error, an error line), tail (the last lines), whole (the log fits),
+	// summary (a bare verdict line), head.
+	Reason string `json:"reason"`
+	// Test names the failing test (or error) the excerpt explains, Role
+	// what part of it the excerpt is ("test", "panic", "race", "build",
+	// "traceback", "sanitizer", "error", "verdict", …), Runner the runner
+	// grammar that recognised it.
+	Test   string `json:"test,omitempty"`
+	Role   string `json:"role,omitempty"`
+	Runner string `json:"runner,omitempty"`
+	SHA256 string `json:"sha256"`
+	Text   string `json:"text"`
+}
+
+// Options bounds a run's excerpts. Zero fields take the defaults.
+type Options struct {
+	// Bytes is the most quoted of one run, all streams together
+	// (default 12 KiB); logs that fit are quoted whole.
+	Bytes int64
+	// Block is the most one failing test gets before every other failing
+	// test has had its first block (default 3 KiB).
+	Block int64
+	// MaxLineBytes: longer lines are cut in Text, keeping their start and
+	// end around a "…[N bytes omitted]…" marker (default 1024).
+	MaxLineBytes int
+}
+
+// Excerpt reasons, best first: the order in which a size budget keeps them.
+var Reasons = []string{"failure", "error", "tail", "whole", "summary", "head"}
+
+// Rank is reason's place in Reasons; an unknown reason ranks after all.
+func Rank(reason string) int {
+	if i := slices.Index(Reasons, reason); i >= 0 {
+		return i
+	}
+	return len(Reasons)
+}
+
+// StreamFile is one stored stream of a run, as Select reads it.
+type StreamFile struct {
+	Name   string         // "stdout" or "stderr"
+	File   io.ReaderAt    // the stored file
+	Stream *record.Stream // its record: size, stored ranges
+}
+
+// Select chooses a run's excerpts from its stored stdout and
+// stderr: each failing test's own evidence, found by the grammar of the
+// runner that printed it (package evidence), within opts' budget; a log
+// that fits is quoted whole; a run that did not end by itself (ended
+// false) always gets its last lines. Excerpts come best first.
+//
+// Offsets are original-stream offsets (an excerpt never crosses a gap of
+// a truncated stream) and FirstLine/LastLine are 1-based line numbers
+// counted in the stored file. SHA256 is of exactly the raw bytes
+// [Start, End). Text is those bytes made readable: ANSI escapes removed; a
+// line overwritten with carriage returns (a progress bar) shows only its
+// last non-empty \r-separated segment, as a terminal would end up showing
+// it, and a CR before LF is dropped; invalid UTF-8 becomes U+FFFD and
+// control characters their visible control pictures (NUL as ␀); lines over
+// MaxLineBytes are cut with a "…[N bytes omitted]…" marker counting raw
+// bytes. Text has one line per raw line, so lines in Text map to
+// FirstLine…LastLine.
+func Select(streams []StreamFile, ended bool, opts Options) ([]Excerpt, error) {
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = 1024
+	}
+	in := make([]evidence.Input, 0, len(streams))
+	for _, s := range streams {
+		segs, err := s.Stream.Segments()
+		if err != nil {
+			return nil, fmt.Errorf("select excerpts of %s: %w", s.Name, err)
+		}
+		res, err := evidence.Scan(s.File, s.Stream.StoredBytes, segs)
+		if err != nil {
+			return nil, fmt.Errorf("select excerpts of %s: %w", s.Name, err)
+		}
+		in = append(in, evidence.Input{Stream: s.Name, RA: s.File, Res: res})
+	}
+	pieces, err := evidence.Plan(in, evidence.Budget{Bytes: opts.Bytes, Block: opts.Block, Ended: ended})
+	if err != nil {
+		return nil, fmt.Errorf("select excerpts: %w", err)
+	}
+	out := make([]Excerpt, 0, len(pieces))
+	for _, pc := range pieces {
+		s := streamOf(streams, pc.Stream)
+		ex, err := readPiece(s, pc, opts.MaxLineBytes)
+		if err != nil {
+			return nil, fmt.Errorf("select excerpts of %s: %w", pc.Stream, err)
+		}
+		out = append(out, ex)
+	}
+	return out, nil
+}
+
+func streamOf(streams []StreamFile, name string) StreamFile {
+	for _, s := range streams {
+		if s.Name == name {
+			return s
+		}
+	}
+	return StreamFile{}
+}
+
+// ForRun selects the excerpts of the run r stored in dir.
+func ForRun(dir string, r *record.Record, opts Options) ([]Excerpt, error) {
+	var streams []StreamFile
+	for _, name := range []string{record.Stdout, record.Stderr} {
+		s, ok := r.Streams[name]
+		if !ok {
+			continue
+		}
+		path := filepath.Join(dir, s.File)
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		info, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		if info.Size() != s.StoredBytes {
+			return nil, fmt.Errorf("%s has %d bytes, the record says %d were stored", path, info.Size(), s.StoredBytes)
+		}
+		streams = append(streams, StreamFile{Name: name, File: f, Stream: s})
+	}
+	return Select(streams, r.Termination == record.TerminationExited && r.ExitCode != nil, opts)
+}
