@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"path/filepath"
@@ -16,15 +16,15 @@ func TestReadActionInputs(t *testing.T) {
 	tests := []struct {
 		env     map[string]string
 		wantErr string
-		check   func(*actionInputs) bool
+		check   func(*inputs) bool
 	}{
 		{map[string]string{"INPUT_COMMAND": "go test ./...", "INPUT_TIMEOUT": "20m", "INPUT_MAX-LOG-BYTES": "1024", "INPUT_RETRIES": "2"}, "",
-			func(o *actionInputs) bool {
+			func(o *inputs) bool {
 				return o.mode == "run" && o.timeout == 20*time.Minute && o.maxLogBytes == 1024 && o.retries == 2 &&
 					o.comment == "true" && o.failOn == "failure" && o.dir == ".runledger" && o.summary
 			}},
 		{map[string]string{"INPUT_MODE": "report", "INPUT_SUMMARY": "false", "INPUT_COMMENT": "update-only"}, "",
-			func(o *actionInputs) bool { return o.mode == "report" && !o.summary && o.comment == "update-only" }},
+			func(o *inputs) bool { return o.mode == "report" && !o.summary && o.comment == "update-only" }},
 		{map[string]string{}, "input command: required in mode run", nil},
 		{map[string]string{"INPUT_COMMAND": "x", "INPUT_TIMEOUT": "soon"}, `input timeout "soon"`, nil},
 		{map[string]string{"INPUT_COMMAND": "x", "INPUT_RETRIES": "-1"}, `input retries "-1"`, nil},
@@ -32,7 +32,7 @@ func TestReadActionInputs(t *testing.T) {
 		{map[string]string{"INPUT_COMMAND": "x", "INPUT_FAIL-ON": "always"}, `input fail-on "always"`, nil},
 	}
 	for _, tc := range tests {
-		o, err := readActionInputs(func(k string) string { return tc.env[k] })
+		o, err := readInputs(func(k string) string { return tc.env[k] })
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%v: err %v, want %q", tc.env, err, tc.wantErr)
@@ -102,7 +102,7 @@ func TestStepRunName(t *testing.T) {
 		{"", "", ci, "test/__runledger_runledger_2"},
 	}
 	for _, tt := range tests {
-		if got := stepRunName(&actionInputs{name: tt.name, command: tt.command}, tt.getenv); got != tt.want {
+		if got := stepRunName(&inputs{name: tt.name, command: tt.command}, tt.getenv); got != tt.want {
 			t.Errorf("stepRunName(%q, %q) = %q, want %q", tt.name, tt.command, got, tt.want)
 		}
 	}

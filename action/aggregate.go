@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/report"
@@ -20,68 +19,59 @@ import (
 // aggregate is the final job of a matrix: it reads every leg's envelope
 // (report.json files downloaded from the legs' artifacts under dir) and
 // writes all sections in one comment edit.
-func (a *app) aggregate(ctx context.Context, in *actionInputs, step *publish.Step) error {
+func (s *step) aggregate(ctx context.Context) (int, error) {
+	in := s.in
 	legs, err := readLegs(in.dir)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(legs) == 0 {
-		return fmt.Errorf("mode aggregate: no report.json under %s; download the legs' artifacts there first", in.dir)
+		return 0, fmt.Errorf("mode aggregate: no report.json under %s; download the legs' artifacts there first", in.dir)
 	}
 	if in.prNumber == 0 {
 		in.prNumber = prFromRecords(in.dir)
 	}
-	p, perr := a.publisher(in)
+	p, perr := s.publisher()
+	links, linkWarning := s.legArtifactLinks(ctx, p, perr, legs)
+	if linkWarning != "" {
+		s.out.warnings = append(s.out.warnings, linkWarning)
+	}
+	overall := &report.Envelope{Schema: report.Schema, Status: worstOf(legs)}
 	var secs []publish.Section
-	overall := &report.Envelope{Schema: report.Schema}
-	links, linkWarning := a.legArtifactLinks(ctx, p, perr, in, legs)
 	for _, leg := range legs {
 		link := links[legArtifact(leg.env)]
-		full, _ := render.Markdown(leg.env, render.Options{Budget: render.LegBudget, ArtifactURL: link})
-		compact, _ := render.Markdown(leg.env, render.Options{Budget: render.LegCompactBudget, ArtifactURL: link})
+		full, compact := s.sections(leg.env, render.LegBudget, render.LegCompactBudget, link)
 		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: statusLine(leg.env, in.token),
-			Full:    strings.TrimPrefix(redact(full, in.token), render.MarkerComment+"\n"),
-			Compact: strings.TrimPrefix(redact(compact, in.token), render.MarkerComment+"\n")})
+			Full: full, Compact: compact})
 		overall.Runs = append(overall.Runs, leg.env.Runs...)
 		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
-	}
-	overall.Status = worstOf(legs)
-	pub := published{}
-	if linkWarning != "" {
-		pub.warnings = append(pub.warnings, linkWarning)
 	}
 	switch {
 	case in.comment == "false":
 	case perr != nil:
-		pub.warnings = append(pub.warnings, "comment: "+perr.Error())
+		s.out.warnings = append(s.out.warnings, "comment: "+perr.Error())
 	default:
 		var warnings []string
-		pub.commentURL, warnings = postSections(ctx, p, secs)
-		pub.warnings = append(pub.warnings, warnings...)
+		s.out.commentURL, warnings = postSections(ctx, p, secs)
+		s.out.warnings = append(s.out.warnings, warnings...)
 	}
 	if in.summary {
-		body, _ := render.Markdown(overall, render.Options{Budget: render.SummaryBudget})
-		for _, w := range pub.warnings {
-			body += "\n> runledger warning: " + render.EscapeInline(w) + "\n"
-		}
-		if _, err := step.WriteSummary(redact(body, in.token)); err != nil {
-			pub.warnings = append(pub.warnings, "job summary: "+err.Error())
-		}
+		s.summary(s.render(overall, render.SummaryBudget, ""), 0)
 	}
-	for _, w := range pub.warnings {
-		fmt.Fprintf(a.stdout, "::warning::runledger: %s\n", escapeCommand(w))
+	for _, w := range s.out.warnings {
+		s.warnf("%s", w)
 	}
-	return a.actionStatus(in, step, overall, -1, pub)
+	return s.finish(overall, -1), nil
 }
 
 // legArtifactLinks links the artifacts of legs whose sections can point to
 // logs (render.MayShowLogs) on the run's page, by name from one listing
 // of this workflow run's artifacts. Without a token, a run id or such a
 // leg there is no call; a failed listing is a warning, not an error.
-func (a *app) legArtifactLinks(ctx context.Context, p *publish.Publisher, perr error, in *actionInputs, legs []leg) (map[string]string, string) {
-	runID, err := strconv.ParseInt(a.getenv("GITHUB_RUN_ID"), 10, 64)
+func (s *step) legArtifactLinks(ctx context.Context, p Publisher, perr error, legs []leg) (map[string]string, string) {
+	runID, err := strconv.ParseInt(s.env.Getenv("GITHUB_RUN_ID"), 10, 64)
 	needed := slices.ContainsFunc(legs, func(l leg) bool { return showsLogs(l.env) && legArtifact(l.env) != "" })
-	if in.token == "" || err != nil || !needed {
+	if s.in.token == "" || err != nil || !needed {
 		return nil, ""
 	}
 	if perr != nil {

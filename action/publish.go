@@ -1,0 +1,185 @@
+package action
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/runledger/runledger/publish"
+	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
+)
+
+// cancelBudget bounds publishing after the runner cancelled the step: it
+// sends SIGINT, SIGTERM 7.5 s later, then kills the container.
+const cancelBudget = 5 * time.Second
+
+// publishCancelled says what happened before it uploads: the summary and
+// the comment (without the artifact's link) first, then the upload in the
+// time left, then the comment again with the link if time still allows.
+// A slow upload of a large log must not cost the step its report.
+func (s *step) publishCancelled(ctx context.Context, env *report.Envelope) {
+	in, out := s.in, &s.out
+	ctx, stop := context.WithTimeout(ctx, cancelBudget)
+	defer stop()
+	setArtifact(env, "")
+	if err := writeJSON(out.reportPath, env); err != nil {
+		out.warnings = append(out.warnings, "write "+out.reportPath+": "+err.Error())
+	}
+	s.announce(ctx, env)
+	s.upload(ctx, env)
+	if deadline, _ := ctx.Deadline(); out.artifactID != "" && in.comment != "false" && time.Until(deadline) > time.Second {
+		full, compact := s.sections(env, render.CommentBudget, render.CompactBudget, out.artifactURL)
+		if url, _ := s.comment(ctx, env, full, compact); url != "" {
+			out.commentURL = url
+		}
+	}
+	for _, w := range out.warnings { // the upload's, after the summary was written
+		s.warnf("%s", w)
+	}
+}
+
+// announce posts the comment, the annotations and the job summary, and
+// prints the warnings gathered so far.
+func (s *step) announce(ctx context.Context, env *report.Envelope) {
+	in, out := s.in, &s.out
+	full, compact := s.sections(env, render.CommentBudget, render.CompactBudget, out.artifactURL)
+	if in.comment != "false" {
+		url, w := s.comment(ctx, env, full, compact)
+		out.commentURL, out.warnings = url, append(out.warnings, w...)
+	}
+	omitted := s.gh.Annotate(allFailures(env))
+	if in.summary {
+		s.summary(full, omitted)
+	}
+	for _, w := range out.warnings {
+		s.warnf("%s", w)
+	}
+	out.warnings = nil // printed; what comes later is printed by whoever adds it
+}
+
+// summary writes the job summary: body, then what did not fit elsewhere
+// and the warnings so far.
+func (s *step) summary(body string, unannotated int) {
+	if unannotated > 0 {
+		body += fmt.Sprintf("\n%d more failing tests were not annotated (GitHub shows 10 per step).\n", unannotated)
+	}
+	for _, w := range s.out.warnings {
+		body += "\n> runledger warning: " + render.EscapeInline(w) + "\n"
+	}
+	if _, err := s.gh.WriteSummary(redact(body, s.in.token)); err != nil {
+		s.out.warnings = append(s.out.warnings, "job summary: "+err.Error())
+	}
+}
+
+// sections renders a comment section at its full and compact budgets.
+// The comment has its own marker: a section is the rest of the body.
+func (s *step) sections(env *report.Envelope, fullBudget, compactBudget int, artifactURL string) (string, string) {
+	full := s.render(env, fullBudget, artifactURL)
+	compact := s.render(env, compactBudget, artifactURL)
+	return strings.TrimPrefix(full, render.MarkerComment+"\n"), strings.TrimPrefix(compact, render.MarkerComment+"\n")
+}
+
+// render is the report as Markdown at a budget, the token redacted (the
+// runner masks its log, not the comment). A rendering that fails is a
+// warning and an empty body: the status line still says what happened.
+func (s *step) render(env *report.Envelope, budget int, artifactURL string) string {
+	body, err := render.Markdown(env, render.Options{Budget: budget, ArtifactURL: artifactURL})
+	if err != nil {
+		s.out.warnings = append(s.out.warnings, err.Error())
+		return ""
+	}
+	return redact(body, s.in.token)
+}
+
+// comment writes this job's section of the sticky comment.
+func (s *step) comment(ctx context.Context, env *report.Envelope, full, compact string) (string, []string) {
+	in := s.in
+	title := s.env.Getenv("GITHUB_JOB")
+	if in.runName != "" {
+		title += " · " + in.runName
+	}
+	sec := publish.Section{
+		Key:   strings.Join([]string{s.env.Getenv("GITHUB_WORKFLOW"), s.env.Getenv("GITHUB_JOB"), cmp.Or(in.name, s.env.Getenv("GITHUB_ACTION"))}, "/"),
+		Title: title, Status: statusLine(env, in.token), Full: full, Compact: compact,
+	}
+	p, err := s.publisher()
+	if err != nil {
+		return "", []string{"comment: " + err.Error()}
+	}
+	return postSections(ctx, p, []publish.Section{sec})
+}
+
+// publisher is the one publish.Publisher of a step: its retrying client
+// serves every call the step makes to GitHub.
+func (s *step) publisher() (Publisher, error) {
+	cfg := publish.ConfigFromEnv(s.env.Getenv, s.in.token)
+	cfg.PR, cfg.UpdateOnly = s.in.prNumber, s.in.comment == "update-only"
+	return s.env.NewPublisher(cfg)
+}
+
+// postSections finds the pull request and writes the sections in one edit
+// (one job's, or a matrix's). Every problem is a warning for the summary,
+// never the step's result.
+func postSections(ctx context.Context, p Publisher, secs []publish.Section) (string, []string) {
+	ref, err := p.FindPR(ctx)
+	if err != nil {
+		return "", []string{"comment: " + err.Error()}
+	}
+	if ref.Source == "none" {
+		return "", []string{"comment: no pull request: " + ref.Note}
+	}
+	res, err := p.Aggregate(ctx, ref.Number, secs)
+	if err != nil {
+		return res.CommentURL, append(res.Warnings, "comment: "+err.Error())
+	}
+	return res.CommentURL, res.Warnings
+}
+
+func allFailures(env *report.Envelope) []report.Failure {
+	var out []report.Failure
+	for _, r := range env.Runs {
+		out = append(out, r.Summary.Failures...)
+	}
+	return out
+}
+
+// redact replaces a secret in text that leaves the runner's masked log.
+func redact(text, secret string) string {
+	if len(secret) < 8 {
+		return text
+	}
+	return strings.ReplaceAll(text, secret, "***")
+}
+
+// statusLine is a section's one-line verdict. When a later result replaces
+// it, the comment keeps it as history, so it follows the compaction rules
+// by itself: a failed run's line carries its <<cg:HASH>> marker and where
+// its log is, a passed run's line is just that.
+func statusLine(env *report.Envelope, token string) string {
+	parts := []string{"**" + env.Status + "**"}
+	for _, r := range env.Runs {
+		p := fmt.Sprintf("%s attempt %d: %s", render.CodeSpan(redact(r.Name, token), false), r.Attempt, r.Status)
+		switch {
+		case r.TimedOut:
+			p += " (timed out)"
+		case r.ExitCode != nil && *r.ExitCode != 0:
+			p += fmt.Sprintf(" (exit %d)", *r.ExitCode)
+		}
+		if s := r.Summary; s.Failed != nil && s.Tests != nil {
+			p += fmt.Sprintf(", %d/%d tests failed (%s)", *s.Failed, *s.Tests, s.Source)
+		}
+		if out, ok := r.Logs["output"]; ok && r.Status != "passed" && len(out.SHA256) >= 16 {
+			// In a code span the marker shows as written, and the raw body
+			// that agents read holds its exact bytes.
+			p += fmt.Sprintf(" `<<cg:%s>>` run %s", out.SHA256[:16], r.ID)
+			if out.Artifact != "" {
+				p += " in artifact " + render.EscapeInline(out.Artifact)
+			}
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " · ")
+}
