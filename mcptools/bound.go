@@ -48,16 +48,6 @@ func cutText(s string, n int) (string, int) {
 	return s[:n], len(s) - n
 }
 
-// clamp cuts an untrusted string (a failure message, a warning) with a
-// marker saying how much went.
-func clamp(s string, n int) string {
-	kept, gone := cutText(s, n)
-	if gone == 0 {
-		return s
-	}
-	return kept + fmt.Sprintf("…[%d bytes left out]", gone)
-}
-
 // cutPoint picks where to end a partial read of p: after the last newline
 // in its second half, so that a line is not split, else on a rune boundary.
 func cutPoint(p []byte) int {
@@ -72,17 +62,4 @@ func cutPoint(p []byte) int {
 		return i
 	}
 	return len(p)
-}
-
-// doubling yields 1, 2, 4, … up to and including n: the steps of leaving
-// more out until a result fits, without one try per item.
-func doubling(n int) []int {
-	var ks []int
-	for k := 1; k < n; k *= 2 {
-		ks = append(ks, k)
-	}
-	if n > 0 {
-		ks = append(ks, n)
-	}
-	return ks
 }

@@ -34,7 +34,7 @@ func (o Options) budget() int {
 // excerpts of the runs that did not pass, pointers to the full logs,
 // superseded attempts, and the envelope as JSON between
 // MarkerEnvelopeBegin and MarkerEnvelopeEnd inside a <details> block (see
-// ExtractEnvelope). Plan decides what fits; the embedded envelope is the
+// ExtractEnvelope). Plan decides what fits, climbing CommentLadder; the embedded envelope is the
 // view's, cuts counted in its Omitted.
 //
 // Status rows are never dropped: if the status table and envelope alone
@@ -46,7 +46,10 @@ func Markdown(env *report.Envelope, opts Options) (string, error) {
 	if env == nil {
 		return "", errors.New("render markdown: nil envelope")
 	}
-	_, body, err := Plan(env, opts.budget(), func(v View) (string, error) { return markdown(v, opts.ArtifactURL) })
+	_, body, err := Plan(env, opts.budget(), CommentLadder(env), markdownWords{}, func(v View) (string, int, error) {
+		body, err := markdown(v, opts.ArtifactURL)
+		return body, len(body), err
+	})
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
 	}

@@ -1,0 +1,60 @@
+package render
+
+import "github.com/runledger/runledger/report"
+
+// CommentLadder is how a Markdown report gives way (comment, summary,
+// terminal): failure messages and warnings over 2000 bytes are cut first
+// (one such string must not squeeze out every excerpt), then excerpts
+// shrink (a test's later excerpts left out, then fewer and narrower
+// lines, then whole excerpts left out, lowest priority first), then
+// superseded attempts go, then failure messages and warnings are cut
+// further. Status rows are never dropped.
+func CommentLadder(env *report.Envelope) []Step {
+	return []Step{
+		{Set: func(c *Cut, _ int) { c.Clamp = 2000 }, N: 1, InOrder: true},
+		{Set: func(c *Cut, k int) { c.DropRepeats = k }, N: len(repeatOrder(env))},
+		{Set: func(c *Cut, k int) { c.Lines, c.Width = trims[k-1][0], trims[k-1][1] }, N: len(trims), InOrder: true},
+		{Set: func(c *Cut, k int) { c.DropExcerpts = k }, N: countExcerpts(env)},
+		{Set: func(c *Cut, k int) { c.DropSuperseded = k }, N: len(env.Superseded)},
+		{Set: func(c *Cut, k int) { c.Clamp = []int{200, 60}[k-1] }, N: 2, InOrder: true},
+	}
+}
+
+// trims are the excerpt shrinking steps: fewer context lines, narrower
+// lines. Before any of them, a test's later excerpts go (repeatOrder):
+// cutting excerpts to fewer lines would drop the assertion and location
+// lines the evidence planner chose for each test's first one.
+var trims = [][2]int{{40, 400}, {20, 200}, {10, 160}, {5, 120}, {2, 120}}
+
+// AgentLadder is how an MCP result gives way: an agent can fetch every
+// byte left out with one call, so excerpts shrink to a few lines first,
+// then give their text way to pointers, then superseded attempts go, then
+// the excerpts and the failure lists (the counts stay), then, unless
+// keepRuns (the run tool's one run), runs from the last. Each rung is
+// tried at 1, 2, 4, … of its size.
+func AgentLadder(env *report.Envelope, keepRuns bool) []Step {
+	pointers, superseded, runs := doubling(countExcerpts(env)), doubling(len(env.Superseded)), doubling(len(env.Runs))
+	ladder := []Step{
+		{Set: func(c *Cut, k int) { c.Lines, c.Clamp = []int{20, 8, 3}[k-1], 1000 }, N: 3, InOrder: true},
+		{Set: func(c *Cut, k int) { c.Lines, c.Clamp, c.Pointers = 3, 300, pointers[k-1] }, N: len(pointers), InOrder: true},
+		{Set: func(c *Cut, k int) { c.Lines, c.Clamp, c.DropSuperseded = 3, 300, superseded[k-1] }, N: len(superseded), InOrder: true},
+		{Set: func(c *Cut, _ int) { c.DropExcerpts, c.MaxFailures, c.Clamp = countExcerpts(env), 3, 120 }, N: 1, InOrder: true},
+		{Set: func(c *Cut, _ int) { c.Bare, c.Clamp = true, 60 }, N: 1, InOrder: true},
+	}
+	if !keepRuns {
+		ladder = append(ladder, Step{Set: func(c *Cut, k int) { c.DropRuns = runs[k-1] }, N: len(runs), InOrder: true})
+	}
+	return ladder
+}
+
+// doubling is 1, 2, 4, … below n, then n.
+func doubling(n int) []int {
+	var ks []int
+	for k := 1; k < n; k *= 2 {
+		ks = append(ks, k)
+	}
+	if n > 0 {
+		ks = append(ks, n)
+	}
+	return ks
+}
