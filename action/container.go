@@ -46,7 +46,8 @@ func imageHint(rec *record.Record) string {
 // gitSafeDirectory adds the workspace to git's safe.directory for the
 // command, through git's GIT_CONFIG_COUNT variables rather than a config
 // file: inside the container the workspace belongs to another uid and git
-// refuses it ("detected dubious ownership"), as actions/checkout knows.
+// refuses it ("detected dubious ownership"); the runner does not set it
+// for Docker actions (https://github.com/actions/runner/issues/2033).
 func gitSafeDirectory(env []string, workspace string) []string {
 	if workspace == "" {
 		return env
@@ -70,7 +71,8 @@ func gitSafeDirectory(env []string, workspace string) []string {
 // giveBack hands what the step wrote in the workspace to the workspace's
 // owner: GitHub runs Docker actions as root, and a later step running as
 // the runner user must be able to read the store, delete it, and let
-// actions/checkout's git clean remove what the command built. It changes
+// actions/checkout's git clean remove what the command built (the runner
+// leaves root-owned files behind: https://github.com/actions/runner/issues/434). It changes
 // only files owned by root and changed since the step began, and the
 // store whole. It does nothing unless it runs as root and the workspace
 // belongs to someone else.

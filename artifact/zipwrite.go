@@ -92,7 +92,9 @@ func writeZip(w io.Writer, files []File) (entries []Entry, size int64, sum strin
 // in @actions/artifact (what actions/download-artifact runs), find the end
 // of an entry that has a data descriptor by searching its bytes for the
 // descriptor's signature: a log that prints "PK\x07\x08", a CRC and its own
-// offset twice would end its entry early there and break the download. So
+// offset twice would end its entry early there and break the download
+// (https://github.com/mhr3/unzip-stream/issues/15; stored entries with a
+// descriptor defeat streaming unzippers: https://github.com/actions/upload-artifact/issues/675). So
 // a file is read twice: once for the CRC and compressed size, once into
 // the zip, and a file that reads differently the second time is an error.
 

@@ -14,11 +14,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runledger/runledger/report/render"
 	"github.com/runledger/runledger/store"
 )
 
 // DefaultMaxResultBytes bounds a tool result unless Options say otherwise.
-const DefaultMaxResultBytes = 8 << 10
+const DefaultMaxResultBytes = render.AgentBudget
 
 // MinResultBytes is the least bound that still holds a status and its
 // pointers; a smaller bound could only be met by dropping the status.

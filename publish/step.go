@@ -44,7 +44,8 @@ func (s *Step) Mask(secret string) {
 }
 
 // fileCommand runs a go-githubactions file command, which panics when the
-// file cannot be written, and returns that as an error.
+// file cannot be written (https://github.com/sethvargo/go-githubactions/pull/41),
+// and returns that as an error.
 func fileCommand(name string, f func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -27,4 +27,9 @@ const (
 	SummaryBudget = MaxBudget
 	// TerminalBudget is `report` and `run --report` unless --max-bytes.
 	TerminalBudget = 16384
+	// AgentBudget is one MCP tool result, its text and its structured
+	// content together, unless `mcp --max-result-bytes`: an agent's
+	// context is the scarce resource, and every byte left out is one
+	// call away.
+	AgentBudget = 8 << 10
 )
