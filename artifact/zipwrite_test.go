@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -15,9 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/runledger/runledger/internal/golden"
+)
 
 // TestManifestGolden pins the zip layout: where each entry's data lands in
 // the blob. A change here changes every offset a report ever cited.
@@ -51,19 +50,8 @@ func TestManifestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := json.MarshalIndent(map[string]any{"entries": entries, "size": size, "sha256": sum}, "", "  ")
-	golden := filepath.Join("testdata", "manifest.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) != string(got)+"\n" {
-		t.Errorf("layout differs from %s (rerun with -update if intended):\n%s", golden, got)
-	}
+	goldenPath := filepath.Join("testdata", "manifest.golden.json")
+	golden.Check(t, goldenPath, append(got, '\n'))
 	r, err := NewReader(context.Background(), bytes.NewReader(blob.Bytes()), int64(blob.Len()))
 	if err != nil {
 		t.Fatal(err)

@@ -3,31 +3,18 @@ package compaction
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runledger/runledger/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
+// compareGolden compares got with testdata/name (-update rewrites it).
+func compareGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func loadTranscript(t *testing.T, path string) transcript {
@@ -62,7 +49,7 @@ func TestFilterGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "filter.golden.json", out.Bytes())
+	compareGolden(t, "filter.golden.json", out.Bytes())
 	var res []Output
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || len(res) != len(in) {
 		t.Fatalf("the output is not an array of the %d outputs: %v", len(in), err)

@@ -46,7 +46,7 @@ func TestTranscriptTable(t *testing.T) {
 	}
 	table := renderTable(append(rows, total))
 	t.Log("\n" + table)
-	golden(t, "transcripts.golden.md", []byte(table))
+	compareGolden(t, "transcripts.golden.md", []byte(table))
 }
 
 func measure(t *testing.T, tr transcript) row {

@@ -1,17 +1,14 @@
 package publish
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/runledger/runledger/internal/golden"
 	"github.com/runledger/runledger/report/render"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestCommentGolden(t *testing.T) {
 	old := merge(nil, []Section{{Key: "ci/unit/linux", Title: "unit (linux)", Status: "**failed**: exit code 1, 2 of 120 tests failed"}})
@@ -25,16 +22,7 @@ func TestCommentGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "golden", "comment.md")
-	if *update {
-		os.MkdirAll(filepath.Dir(golden), 0o755)
-		if err := os.WriteFile(golden, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if want := readFile(t, golden); body != want {
-		t.Errorf("comment differs from %s (run with -update to accept):\n%s", golden, body)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", "comment.md"), []byte(body))
 }
 
 func sized(key string, status string, full, compact int) Section {

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	junit "github.com/joshdk/go-junit"
+	"github.com/runledger/runledger/report/internal/xmlattr"
 )
 
 // streamJUnit reads the test cases of a JUnit file one at a time with
@@ -43,7 +44,7 @@ func streamJUnit(path string, visit func(junit.Test)) error {
 			}
 			frame.active, frame.inSuite = suiteReach(parent, frame.name)
 			if frame.name == "testcase" && parent.name == "testsuite" && parent.inSuite {
-				cur = &junit.Test{Name: attr(t, "name"), Classname: attr(t, "classname"),
+				cur = &junit.Test{Name: xmlattr.Get(t, "name"), Classname: xmlattr.Get(t, "classname"),
 					Status: junit.StatusPassed, Properties: attrs(t)}
 				frame.test = true
 			}
@@ -88,24 +89,14 @@ func suiteReach(parent xmlFrame, name string) (active, inSuite bool) {
 func verdict(t *junit.Test, el xml.StartElement) {
 	switch el.Name.Local {
 	case "skipped":
-		t.Status, t.Message = junit.StatusSkipped, attr(el, "message")
+		t.Status, t.Message = junit.StatusSkipped, xmlattr.Get(el, "message")
 	case "failure":
-		t.Status, t.Message = junit.StatusFailed, attr(el, "message")
-		t.Error = junit.Error{Message: attr(el, "message"), Type: attr(el, "type")}
+		t.Status, t.Message = junit.StatusFailed, xmlattr.Get(el, "message")
+		t.Error = junit.Error{Message: xmlattr.Get(el, "message"), Type: xmlattr.Get(el, "type")}
 	case "error":
-		t.Status, t.Message = junit.StatusError, attr(el, "message")
-		t.Error = junit.Error{Message: attr(el, "message"), Type: attr(el, "type")}
+		t.Status, t.Message = junit.StatusError, xmlattr.Get(el, "message")
+		t.Error = junit.Error{Message: xmlattr.Get(el, "message"), Type: xmlattr.Get(el, "type")}
 	}
-}
-
-func attr(el xml.StartElement, name string) string {
-	v := ""
-	for _, a := range el.Attr {
-		if a.Name.Local == name {
-			v = a.Value // the last wins, as in go-junit's map
-		}
-	}
-	return v
 }
 
 func attrs(el xml.StartElement) map[string]string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/runledger/runledger/logread"
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/internal/xmlattr"
 )
 
 // Bounds on what is quoted from JUnit files: the log's evidence comes
@@ -53,9 +54,9 @@ func junitElements(r io.Reader, max int) ([]junitElement, error) {
 		}
 		switch se.Name.Local {
 		case "testcase":
-			name, class = attr(se, "name"), attr(se, "classname")
+			name, class = xmlattr.Get(se, "name"), xmlattr.Get(se, "classname")
 		case "failure", "error":
-			msg := attr(se, "message")
+			msg := xmlattr.Get(se, "message")
 			if err := d.Skip(); err != nil {
 				return out, err
 			}
@@ -146,14 +147,4 @@ func junitExcerpt(stream string, data []byte, e junitElement, end int64) Excerpt
 func sha(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
-}
-
-func attr(el xml.StartElement, name string) string {
-	v := ""
-	for _, a := range el.Attr {
-		if a.Name.Local == name {
-			v = a.Value // the last wins, as in go-junit's map
-		}
-	}
-	return v
 }

@@ -3,14 +3,13 @@ package runners
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/runledger/runledger/internal/golden"
+)
 
 // TestSamples parses the committed real (or, where testdata/README.md says
 // so, format-derived) samples and compares the result with its golden file.
@@ -30,19 +29,8 @@ func TestSamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := bytes.TrimSpace(buf.Bytes())
-			golden := strings.TrimSuffix(path, ".log") + ".golden.json"
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run with -update to create): %v", err)
-			}
-			if !bytes.Equal(bytes.TrimSpace(want), got) {
-				t.Errorf("summary differs from %s:\n%s", golden, got)
-			}
+			goldenPath := strings.TrimSuffix(path, ".log") + ".golden.json"
+			golden.Check(t, goldenPath, append(got, '\n'))
 		})
 	}
 }
