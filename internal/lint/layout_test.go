@@ -1,0 +1,86 @@
+package lint
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// goPackages lists the directories below dir that hold Go files, as
+// slash paths relative to dir, leaving out test data and node modules.
+func goPackages(dir string) ([]string, error) {
+	seen := map[string]bool{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata"):
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(p, ".go"):
+			rel, _ := filepath.Rel(dir, filepath.Dir(p))
+			seen[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	var out []string
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, err
+}
+
+// layoutRows are the packages the README's Layout table names in its
+// first column (a cell may name several, each in backticks).
+func layoutRows(readme string) map[string]bool {
+	rows := map[string]bool{}
+	_, section, _ := strings.Cut(readme, "\n## Layout\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(cells[1], -1) {
+			rows[m[1]] = true
+		}
+	}
+	return rows
+}
+
+// TestReadmeLayoutTable: every package has its row, and every row its
+// package, so the table a newcomer reads first is the tree as it is.
+func TestReadmeLayoutTable(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := layoutRows(string(readme))
+	pkgs, err := goPackages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) < 10 || len(rows) < 10 {
+		t.Fatalf("found %d packages and %d rows: the walk or the table's parse is broken", len(pkgs), len(rows))
+	}
+	covered := map[string]bool{}
+	for _, p := range pkgs {
+		name := p
+		for name != "." && !rows[name] {
+			name = filepath.ToSlash(filepath.Dir(name)) // a nested module's own packages belong to its row
+		}
+		if name == "." {
+			t.Errorf("README's Layout table has no row for package %s", p)
+		}
+		covered[name] = true
+	}
+	for r := range rows {
+		if !covered[r] {
+			t.Errorf("README's Layout table names %s, which holds no Go package", r)
+		}
+	}
+}
