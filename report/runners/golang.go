@@ -1,7 +1,6 @@
 package runners
 
 import (
-	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -252,45 +251,6 @@ func (p *goParser) wantsDecor() bool {
 	return !seen && len(a.decor) < maxDecor
 }
 
-// parseGoFileLine matches goFileLine, `^\s+([\w./-]+\.go):(\d+): ?(.*)$`,
-// without a regexp: it runs on every t.Log line of a verbose log.
-func parseGoFileLine(s string) (file, ln, msg string, ok bool) {
-	i := 0
-	for i < len(s) && isRE2Space(s[i]) {
-		i++
-	}
-	if i == 0 {
-		return "", "", "", false
-	}
-	j := i
-	for j < len(s) && isPathByte(s[j]) {
-		j++
-	}
-	// The path is the longest run of path bytes; the regexp backtracks to
-	// the last `.go` followed by `:` and digits, but a path byte run cannot
-	// hold a ':', so the run must end exactly at `.go` and a ':' follow.
-	if j-i < 4 || s[j-3:j] != ".go" || j >= len(s) || s[j] != ':' {
-		return "", "", "", false
-	}
-	k := j + 1
-	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-		k++
-	}
-	if k == j+1 || k >= len(s) || s[k] != ':' {
-		return "", "", "", false
-	}
-	rest := strings.TrimPrefix(s[k+1:], " ")
-	if strings.ContainsRune(rest, '\n') {
-		return "", "", "", false // `.` does not match a newline
-	}
-	return s[i:j], s[j+1 : k], rest, true
-}
-
-// isPathByte is goFileLine's [\w./-].
-func isPathByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-'
-}
-
 func (p *goParser) feedPackage(l *line, ws string) bool {
 	if l.trim == "PASS" || l.trim == "FAIL" {
 		p.plain.ended = l.trim
@@ -308,69 +268,6 @@ func (p *goParser) feedPackage(l *line, ws string) bool {
 		return false
 	}
 	p.plain, p.lastFail, p.cur = goAcc{}, "", p.cur[:0]
-	return true
-}
-
-type goEvent struct {
-	Action      string
-	Package     string
-	Test        string
-	Output      string
-	FailedBuild string
-}
-
-func (p *goParser) feedJSON(l *line, ws string) bool {
-	if l.cut || !strings.Contains(l.trim, `"Action"`) {
-		return false
-	}
-	var ev goEvent
-	if json.Unmarshal([]byte(l.trim), &ev) != nil || ev.Package == "" {
-		return false
-	}
-	if p.pkgs == nil {
-		p.pkgs = map[string]*goAcc{}
-	}
-	acc := p.pkgs[ev.Package]
-	switch {
-	case ev.Action == "output":
-		if ev.Test == "" {
-			return false
-		}
-		if file, ln, msg, ok := parseGoFileLine(strings.TrimRight(ev.Output, "\n")); ok {
-			if acc == nil { // a test's output comes before any test of its package ends
-				acc = &goAcc{verbose: true}
-				p.pkgs[ev.Package] = acc
-			}
-			acc.decorate(ev.Test, file, ln, msg)
-		}
-		return false
-	case ev.Action != "pass" && ev.Action != "fail" && ev.Action != "skip":
-		return false
-	case ev.Test != "":
-		if acc == nil {
-			acc = &goAcc{}
-			p.pkgs[ev.Package] = acc
-		}
-		acc.add(ev.Action, ev.Test, l)
-		acc.verbose = true
-		return true
-	}
-	return p.closeJSON(l, ws, ev, acc)
-}
-
-func (p *goParser) closeJSON(l *line, ws string, ev goEvent, acc *goAcc) bool {
-	if ev.Action == "skip" && acc == nil {
-		return false // no test files
-	}
-	if acc == nil {
-		acc = &goAcc{verbose: true}
-	}
-	why := "package failed without a failing test"
-	if ev.FailedBuild != "" {
-		why = "[build failed]"
-	}
-	p.atts = append(p.atts, acc.close(unitKey(ws, ev.Package), ev.Package, ev.Action == "fail", why, l))
-	delete(p.pkgs, ev.Package)
 	return true
 }
 
@@ -425,87 +322,4 @@ func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
 	p.plain.passed(verdict == "SKIP", name, l)
 	p.inRun = false
 	return true, true
-}
-
-// isRE2Space is regexp's \s.
-func isRE2Space(c byte) bool { return re2Space[c] }
-
-var re2Space = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': true}
-
-// nonSpace returns the length of the run of non-\s bytes at the start of b.
-func nonSpace(b []byte) int {
-	for i, c := range b {
-		if c <= ' ' && isRE2Space(c) { // every \s byte is at most ' '
-			return i
-		}
-	}
-	return len(b)
-}
-
-// parseMarker matches what follows `=== ` against goMarker's
-// `(?:RUN|CONT|NAME|PAUSE)\s+(\S+)` and returns the test name.
-func parseMarker(b []byte) ([]byte, bool) {
-	var rest []byte
-	switch {
-	case len(b) > 3 && b[0] == 'R' && b[1] == 'U' && b[2] == 'N':
-		rest = b[3:]
-	case hasPrefix(b, "CONT"), hasPrefix(b, "NAME"):
-		rest = b[4:]
-	case hasPrefix(b, "PAUSE"):
-		rest = b[5:]
-	}
-	i := 0
-	for i < len(rest) && isRE2Space(rest[i]) {
-		i++
-	}
-	if i == 0 {
-		return nil, false
-	}
-	n := nonSpace(rest[i:])
-	return rest[i : i+n], n > 0
-}
-
-// ParseGoResult reads a go test result line, `--- FAIL: name (0.00s)` (or
-// PASS, SKIP), without a regexp: it matches goResult,
-// `^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`, and a verbose log has one
-// a test. t is the line without its leading blanks.
-func ParseGoResult(t []byte) (verdict string, name []byte, ok bool) {
-	if len(t) < 10 || !hasPrefix(t, "--- ") || t[8] != ':' || t[9] != ' ' {
-		return "", nil, false
-	}
-	switch string(t[4:8]) {
-	case "PASS":
-		verdict = "PASS"
-	case "FAIL":
-		verdict = "FAIL"
-	case "SKIP":
-		verdict = "SKIP"
-	default:
-		return "", nil, false
-	}
-	rest := t[10:]
-	n := nonSpace(rest)
-	if n == 0 || !hasPrefix(rest[n:], " (") {
-		return "", nil, false
-	}
-	name, rest = rest[:n], rest[n+2:]
-	d := digits(rest)
-	if d == 0 || len(rest) == d || rest[d] != '.' {
-		return "", nil, false
-	}
-	rest = rest[d+1:]
-	d = digits(rest)
-	if d == 0 || !hasPrefix(rest[d:], "s)") {
-		return "", nil, false
-	}
-	return verdict, name, true
-}
-
-func digits(b []byte) int {
-	for i, c := range b {
-		if c < '0' || c > '9' {
-			return i
-		}
-	}
-	return len(b)
 }

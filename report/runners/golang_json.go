@@ -1,0 +1,69 @@
+package runners
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+type goEvent struct {
+	Action      string
+	Package     string
+	Test        string
+	Output      string
+	FailedBuild string
+}
+
+func (p *goParser) feedJSON(l *line, ws string) bool {
+	if l.cut || !strings.Contains(l.trim, `"Action"`) {
+		return false
+	}
+	var ev goEvent
+	if json.Unmarshal([]byte(l.trim), &ev) != nil || ev.Package == "" {
+		return false
+	}
+	if p.pkgs == nil {
+		p.pkgs = map[string]*goAcc{}
+	}
+	acc := p.pkgs[ev.Package]
+	switch {
+	case ev.Action == "output":
+		if ev.Test == "" {
+			return false
+		}
+		if file, ln, msg, ok := parseGoFileLine(strings.TrimRight(ev.Output, "\n")); ok {
+			if acc == nil { // a test's output comes before any test of its package ends
+				acc = &goAcc{verbose: true}
+				p.pkgs[ev.Package] = acc
+			}
+			acc.decorate(ev.Test, file, ln, msg)
+		}
+		return false
+	case ev.Action != "pass" && ev.Action != "fail" && ev.Action != "skip":
+		return false
+	case ev.Test != "":
+		if acc == nil {
+			acc = &goAcc{}
+			p.pkgs[ev.Package] = acc
+		}
+		acc.add(ev.Action, ev.Test, l)
+		acc.verbose = true
+		return true
+	}
+	return p.closeJSON(l, ws, ev, acc)
+}
+
+func (p *goParser) closeJSON(l *line, ws string, ev goEvent, acc *goAcc) bool {
+	if ev.Action == "skip" && acc == nil {
+		return false // no test files
+	}
+	if acc == nil {
+		acc = &goAcc{verbose: true}
+	}
+	why := "package failed without a failing test"
+	if ev.FailedBuild != "" {
+		why = "[build failed]"
+	}
+	p.atts = append(p.atts, acc.close(unitKey(ws, ev.Package), ev.Package, ev.Action == "fail", why, l))
+	delete(p.pkgs, ev.Package)
+	return true
+}
