@@ -31,8 +31,9 @@ type Env struct {
 	// Cancel delivers the runner's SIGINT and SIGTERM.
 	Cancel <-chan os.Signal
 	// NewUploader and NewPublisher make the artifact and GitHub clients;
-	// nil means the real ones (artifact.NewUploader, publish.New).
-	NewUploader  func(getenv func(string) string) (Uploader, error)
+	// nil means the real ones (artifact.NewUploader, publish.New). The
+	// uploader masks signed URLs on stdout and asks for retentionDays.
+	NewUploader  func(getenv func(string) string, stdout io.Writer, retentionDays int) (Uploader, error)
 	NewPublisher func(publish.Config) (Publisher, error)
 }
 

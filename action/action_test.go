@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,7 +93,7 @@ func runAction(t *testing.T, env map[string]string, up fakeUploader, pub *fakePu
 	code, err := Run(context.Background(), Env{
 		Stdout: &stdout, Stderr: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] },
 		Environ: func() []string { return []string{"PATH=" + os.Getenv("PATH")} }, Version: "test", Cancel: cancel,
-		NewUploader:  func(func(string) string) (Uploader, error) { return up, nil },
+		NewUploader:  func(func(string) string, io.Writer, int) (Uploader, error) { return up, nil },
 		NewPublisher: func(publish.Config) (Publisher, error) { return pub, nil },
 	})
 	if err != nil {

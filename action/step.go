@@ -2,6 +2,8 @@ package action
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -33,7 +35,10 @@ type published struct {
 
 func newStep(env Env) (*step, error) {
 	if env.NewUploader == nil {
-		env.NewUploader = func(getenv func(string) string) (Uploader, error) { return artifact.NewUploader(getenv, nil) }
+		env.NewUploader = newUploader
+	}
+	if env.Environ == nil {
+		env.Environ = os.Environ
 	}
 	if env.NewPublisher == nil {
 		env.NewPublisher = func(cfg publish.Config) (Publisher, error) { return publish.New(cfg) }
@@ -54,6 +59,15 @@ func newStep(env Env) (*step, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+func newUploader(getenv func(string) string, stdout io.Writer, retentionDays int) (Uploader, error) {
+	u, err := artifact.NewUploader(getenv, nil)
+	if err != nil {
+		return nil, err
+	}
+	u.Stdout, u.RetentionDays = stdout, retentionDays
+	return u, nil
 }
 
 // inImage: the action runs in runledger's own image (the Dockerfile sets

@@ -59,12 +59,9 @@ func (s *step) upload(ctx context.Context, env *report.Envelope) {
 }
 
 func (s *step) uploadLogs(ctx context.Context, env *report.Envelope, name string) (*artifact.Result, error) {
-	u, err := s.env.NewUploader(s.env.Getenv)
+	u, err := s.env.NewUploader(s.env.Getenv, s.env.Stdout, s.in.retentionDays)
 	if err != nil {
 		return nil, err
-	}
-	if au, ok := u.(*artifact.Uploader); ok {
-		au.Stdout, au.RetentionDays = s.env.Stdout, s.in.retentionDays
 	}
 	files := []artifact.File{{Name: "report.json", Path: s.out.reportPath}}
 	for _, r := range env.Runs {
