@@ -50,7 +50,10 @@ type Publisher interface {
 	ArtifactURL(runID, artifactID int64) string
 }
 
-var _ Publisher = (*publish.Publisher)(nil)
+var (
+	_ Uploader  = (*artifact.Uploader)(nil)
+	_ Publisher = (*publish.Publisher)(nil)
+)
 
 // Run is the action's pipeline: inputs → capture → report → upload and
 // publish → outputs. It returns the step's exit status; an error is
