@@ -49,6 +49,53 @@ func TestWindowsExitStatuses(t *testing.T) {
 	}
 }
 
+// TestWindowsStreamsAreExact: the blocking pipe reads keep every byte, in
+// the plain logs and in the capped ones.
+func TestWindowsStreamsAreExact(t *testing.T) {
+	tests := []struct {
+		name  string
+		n     int64
+		limit int64
+	}{
+		{"binary with NULs and invalid UTF-8", 3 << 20, 0},
+		{"capped: head and tail kept", 3 << 20, 1 << 20},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newStore(t)
+			argv, env := helperArgv(t, "random", tc.n, 2)
+			r := runOne(t, st, Options{Argv: argv, Env: env, MaxLogBytes: tc.limit})
+			want := expectRandom(tc.n, 2)
+			checkStream(t, st, r, record.Stdout, want)
+			checkStream(t, st, r, record.Output, want)
+			checkStream(t, st, r, record.Stderr, nil)
+			if truncated := r.Streams[record.Stdout].Truncated; truncated != (tc.limit > 0) {
+				t.Fatalf("truncated = %v with a cap of %d", truncated, tc.limit)
+			}
+		})
+	}
+}
+
+// TestWindowsJUnitWrittenDuringRun: a report the command rewrote is taken;
+// one written just before the run and left alone is stale, however recent.
+func TestWindowsJUnitWrittenDuringRun(t *testing.T) {
+	st := newStore(t)
+	work := t.TempDir()
+	for _, name := range []string{"left.xml", "rewritten.xml"} {
+		if err := os.WriteFile(filepath.Join(work, name), []byte("<testsuites/>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	argv, env := helperArgv(t, "rewrite", 0, 0)
+	r := runOne(t, st, Options{Argv: argv, Env: env, Dir: work, JUnit: []string{"*.xml"}})
+	if len(r.JUnit) != 1 || r.JUnit[0].Path != "rewritten.xml" {
+		t.Fatalf("junit = %+v, want only rewritten.xml", r.JUnit)
+	}
+	if len(r.JUnitSkip) != 1 || r.JUnitSkip[0].Path != "left.xml" || !strings.HasPrefix(r.JUnitSkip[0].Reason, "stale") {
+		t.Fatalf("ignored = %+v, want left.xml as stale", r.JUnitSkip)
+	}
+}
+
 // TestWindowsTimeout: CTRL_BREAK_EVENT first, TerminateJobObject after the
 // grace period, and the job seen empty.
 func TestWindowsTimeout(t *testing.T) {

@@ -51,8 +51,8 @@ func helper(mode string, args []string) int {
 	return int(seed % 2) // odd seeds fail
 }
 
-// processHelper runs the modes that test process handling rather than
-// output; n is a duration in milliseconds or an exit code.
+// processHelper runs the modes that test process handling or files rather
+// than output; n is a duration in milliseconds or an exit code.
 func processHelper(mode string, n int64, seed uint64) (int, bool) {
 	wait := time.Duration(n) * time.Millisecond
 	switch mode {
@@ -69,6 +69,12 @@ func processHelper(mode string, n int64, seed uint64) (int, bool) {
 		return 0, true
 	case "spawn": // starts a child that sleeps n ms, then exits 0; seed 1: the child holds stdout
 		return spawn(wait, seed == 1), true
+	case "rewrite": // rewrites rewritten.xml in the working directory
+		if err := os.WriteFile("rewritten.xml", []byte(`<testsuites name="new"/>`), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2, true
+		}
+		return 0, true
 	}
 	return 0, false
 }

@@ -18,10 +18,6 @@ import (
 // in the CPU cache while it is hashed and copied into the log files.
 const readSize = 256 << 10
 
-// pipeSize asks the kernel for large pipes, so a fast writer is not
-// throttled to 64 KiB between two wake-ups of the reader.
-const pipeSize = 1 << 20
-
 // buffersPerStream bounds memory (2 MiB a stream) while letting the reader
 // run ahead of the two log writers, which hash on other cores.
 const buffersPerStream = 8
