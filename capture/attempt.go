@@ -119,7 +119,7 @@ func (a *attempt) launch() (*exec.Cmd, error) {
 		return cmd, err
 	}
 	if a.group, err = newGroup(cmd.Process); err != nil {
-		return cmd, errors.Join(errNoGroup, err)
+		return cmd, fmt.Errorf("%w: %w", errNoGroup, err)
 	}
 	a.rec.PID = cmd.Process.Pid
 	// The record names the pid before any output is passed on, so whoever
@@ -138,9 +138,9 @@ func (a *attempt) launch() (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// errNoGroup: the command started, but runledger could not contain it
-// (newGroup has stopped it again). The failure is runledger's own.
-var errNoGroup = errors.New("runledger could not contain the command; it was stopped before it ran")
+// errNoGroup: the command started, but runledger could not contain its
+// processes (newGroup has stopped it again). The failure is runledger's own.
+var errNoGroup = errors.New("runledger could not contain the command's processes, and stopped it")
 
 // startFailed records a command that never ran, with the shell's codes:
 // 127 when it was not found, 126 when it could not be executed. When
