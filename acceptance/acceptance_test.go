@@ -1,3 +1,8 @@
+//go:build unix
+
+// These tests run sh scripts through the binary and kill(2) what they
+// leave: POSIX only.
+
 // Package acceptance proves runledger's promise end to end: real commands
 // through the real binary (`runledger run` → `report` → the comment body),
 // with the invariant checked on every case: no "passed" unless every

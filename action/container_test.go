@@ -1,3 +1,7 @@
+//go:build unix
+
+// giveBack changes file owners, which Windows does not have.
+
 package action
 
 import (

@@ -59,6 +59,7 @@ func runAttempt(st *store.Store, opts Options, retriesLeft int, retryOf string) 
 	if err != nil {
 		return a.startFailed(cmd, err)
 	}
+	defer a.group.release()
 	a.supervise()
 	a.drain()
 	a.finishRecord()
@@ -110,14 +111,16 @@ func (a *attempt) launch() (*exec.Cmd, error) {
 		"RUNLEDGER_ATTEMPT="+strconv.Itoa(a.rec.Attempt))
 	cmd.Stdin = a.opts.Stdin
 	cmd.Stdout, cmd.Stderr = a.logs.stdout.w, a.logs.stderr.w
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	err := cmd.Start()
 	// The child has its own copies; keeping ours would hold the pipes open forever.
 	a.logs.closeWriteEnds()
 	if err != nil {
 		return cmd, err
 	}
-	a.group = group{pgid: cmd.Process.Pid}
+	if a.group, err = newGroup(cmd.Process); err != nil {
+		return cmd, fmt.Errorf("%w: %w", errNoGroup, err)
+	}
 	a.rec.PID = cmd.Process.Pid
 	// The record names the pid before any output is passed on, so whoever
 	// sees the command's first byte can find its process group.
@@ -135,8 +138,13 @@ func (a *attempt) launch() (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// errNoGroup: the command started, but runledger could not contain its
+// processes (newGroup has stopped it again). The failure is runledger's own.
+var errNoGroup = errors.New("runledger could not contain the command's processes, and stopped it")
+
 // startFailed records a command that never ran, with the shell's codes:
-// 127 when it was not found, 126 when it could not be executed.
+// 127 when it was not found, 126 when it could not be executed. When
+// runledger itself failed, exit_code stays null and ExitCode gives 125.
 func (a *attempt) startFailed(cmd *exec.Cmd, err error) (*record.Record, error) {
 	code := 126
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
@@ -145,6 +153,9 @@ func (a *attempt) startFailed(cmd *exec.Cmd, err error) (*record.Record, error) 
 	a.end = time.Now()
 	a.logs.drainNow()
 	a.rec.Status, a.rec.ExitCode = record.StatusStartFailed, &code
+	if errors.Is(err, errNoGroup) {
+		a.rec.ExitCode = nil
+	}
 	a.rec.StartError = err.Error()
 	a.rec.Termination = record.TerminationExited
 	a.setTimes()

@@ -1,3 +1,8 @@
+//go:build unix
+
+// These tests run sh scripts and check process groups with kill(2):
+// POSIX only. capture_windows_test.go covers Windows.
+
 package capture
 
 import (

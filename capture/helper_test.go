@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,6 +31,9 @@ func TestMain(m *testing.M) {
 func helper(mode string, args []string) int {
 	n, _ := strconv.ParseInt(args[0], 10, 64)
 	seed, _ := strconv.ParseUint(args[1], 10, 64)
+	if code, ok := processHelper(mode, n, seed); ok {
+		return code
+	}
 	w := bufio.NewWriterSize(os.Stdout, 1<<16)
 	defer w.Flush()
 	switch mode {
@@ -43,6 +49,50 @@ func helper(mode string, args []string) int {
 		}
 	}
 	return int(seed % 2) // odd seeds fail
+}
+
+// processHelper runs the modes that test process handling or files rather
+// than output; n is a duration in milliseconds or an exit code.
+func processHelper(mode string, n int64, seed uint64) (int, bool) {
+	wait := time.Duration(n) * time.Millisecond
+	switch mode {
+	case "exit": // exits with code n
+		return int(n), true
+	case "sleep": // says so, then sleeps n ms, stopped by whatever stops a process by default
+		fmt.Println("started")
+		time.Sleep(wait)
+		return 0, true
+	case "ignore": // as sleep, but catches SIGINT, SIGTERM and, on Windows, CTRL_BREAK_EVENT
+		signal.Notify(make(chan os.Signal, 1), os.Interrupt, syscall.SIGTERM)
+		fmt.Println("started")
+		time.Sleep(wait)
+		return 0, true
+	case "spawn": // starts a child that sleeps n ms, then exits 0; seed 1: the child holds stdout
+		return spawn(wait, seed == 1), true
+	case "rewrite": // rewrites rewritten.xml in the working directory
+		if err := os.WriteFile("rewritten.xml", []byte(`<testsuites name="new"/>`), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// spawn starts this binary again in "sleep" mode and leaves it running,
+// printing its pid.
+func spawn(wait time.Duration, holdStdout bool) int {
+	child := exec.Command(os.Args[0], "-test.run=^$", strconv.FormatInt(wait.Milliseconds(), 10), "0")
+	child.Env = append(os.Environ(), "CAPTURE_HELPER=sleep")
+	if holdStdout {
+		child.Stdout = os.Stdout
+	}
+	if err := child.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Printf("child %d\n", child.Process.Pid)
+	return 0
 }
 
 func genRandom(w interface{ Write([]byte) (int, error) }, n int64, seed uint64) {

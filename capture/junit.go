@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/runledger/runledger/record"
@@ -28,19 +27,6 @@ type junitBefore map[string]fileID
 type fileID struct {
 	ino, size    int64
 	mtime, ctime int64
-}
-
-func statID(path string) (fileID, os.FileInfo, bool) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return fileID{}, nil, false
-	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileID{}, info, false
-	}
-	mtime, ctime := statNanos(st)
-	return fileID{ino: int64(st.Ino), size: st.Size, mtime: mtime, ctime: ctime}, info, true
 }
 
 // snapshotJUnit records the files the patterns match before the run.

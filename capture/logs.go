@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/runledger/runledger/record"
@@ -18,10 +17,6 @@ import (
 // syscalls and wake-ups than tee's 8 KiB), yet stays small enough to be
 // in the CPU cache while it is hashed and copied into the log files.
 const readSize = 256 << 10
-
-// pipeSize asks the kernel for large pipes, so a fast writer is not
-// throttled to 64 KiB between two wake-ups of the reader.
-const pipeSize = 1 << 20
 
 // buffersPerStream bounds memory (2 MiB a stream) while letting the reader
 // run ahead of the two log writers, which hash on other cores.
@@ -127,16 +122,10 @@ func (s *logSet) read(st *stream, live io.Writer) {
 	defer s.readers.Done()
 	defer close(st.done)
 	defer close(st.chunks)
-	raw, rawErr := st.r.SyscallConn()
+	readChunk := pipeReader(st.r)
 	for {
 		c := <-st.free
-		var n int
-		var err error
-		if rawErr == nil {
-			n, err = readAvailable(raw, c.buf)
-		} else {
-			n, err = st.r.Read(c.buf)
-		}
+		n, err := readChunk(c.buf)
 		if n > 0 {
 			if st.liveErr == nil {
 				// The terminal going away must not stop the capture.
@@ -154,35 +143,6 @@ func (s *logSet) read(st *stream, live io.Writer) {
 			return
 		}
 	}
-}
-
-// readAvailable reads everything the pipe holds, up to len(buf), waiting
-// only while it holds nothing. A writer printing 4 KiB at a time would
-// otherwise cost a wake-up, two log writes and two hash calls per 4 KiB.
-func readAvailable(raw syscall.RawConn, buf []byte) (n int, err error) {
-	rerr := raw.Read(func(fd uintptr) bool {
-		for n < len(buf) {
-			k, e := syscall.Read(int(fd), buf[n:])
-			switch {
-			case e == syscall.EINTR:
-				continue
-			case e == syscall.EAGAIN:
-				return n > 0 // nothing yet: let the poller wait
-			case e != nil:
-				err = e
-				return true
-			case k == 0:
-				err = io.EOF
-				return true
-			}
-			n += k
-		}
-		return true
-	})
-	if err == nil && rerr != nil {
-		err = rerr
-	}
-	return n, err
 }
 
 func (s *logSet) write(chunks <-chan *chunk, l *logFile) {

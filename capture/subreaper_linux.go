@@ -19,6 +19,10 @@ var becomeSubreaper = sync.OnceValue(func() error {
 	return nil
 })
 
+// pipeSize asks the kernel for large pipes, so a fast writer is not
+// throttled to 64 KiB between two wake-ups of the reader.
+const pipeSize = 1 << 20
+
 // growPipe asks for a larger pipe buffer; best effort: a smaller pipe is
 // only slower.
 func growPipe(fd uintptr) {

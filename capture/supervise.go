@@ -6,8 +6,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/runledger/runledger/record"
 )
 
@@ -153,14 +151,6 @@ func waitStatus(ex *leaderExit) string {
 	return "unknown"
 }
 
-func usage(ru *syscall.Rusage) *record.Usage {
-	if ru == nil {
-		return nil
-	}
-	ms := func(t syscall.Timeval) int64 { return t.Sec*1000 + int64(t.Usec)/1000 }
-	return &record.Usage{UserMS: ms(ru.Utime), SystemMS: ms(ru.Stime), MaxRSSKiB: ru.Maxrss}
-}
-
 func confirmedIf(ok bool) record.Termination {
 	if ok {
 		return record.TerminationConfirmed
@@ -173,17 +163,4 @@ func toSyscall(sig os.Signal) syscall.Signal {
 		return s
 	}
 	return syscall.SIGTERM
-}
-
-func signalName(sig syscall.Signal) *string {
-	name := unix.SignalName(sig)
-	if name == "" {
-		name = "signal " + strconv.Itoa(int(sig))
-	}
-	return &name
-}
-
-func signalNumber(name string) (int, bool) {
-	sig := unix.SignalNum(name)
-	return int(sig), sig != 0
 }

@@ -1,3 +1,7 @@
+//go:build unix
+
+// Uses call from mcptools_test.go, which is POSIX only.
+
 package mcptools
 
 import (

@@ -1,3 +1,8 @@
+//go:build unix
+
+// These tests run sh scripts and check process groups with kill(2):
+// POSIX only.
+
 package mcptools
 
 import (

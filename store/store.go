@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/runledger/runledger/record"
@@ -61,15 +60,16 @@ func (s *Store) Begin(name string, init func(id string, attempt int) *record.Rec
 	return dir, rec, nil
 }
 
-// lock takes an exclusive flock on the store's lock file. flock is released
-// by the kernel when the holder dies, so a killed wrapper cannot wedge the store.
+// lock takes an exclusive lock on the store's lock file (lockFile). The
+// kernel releases it when the holder dies, so a killed wrapper cannot
+// wedge the store.
 func (s *Store) lock() (func(), error) {
 	path := filepath.Join(s.Dir, lockName)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("lock store %s: %w", s.Dir, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock store %s: %w", s.Dir, err)
 	}
