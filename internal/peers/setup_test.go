@@ -2,6 +2,7 @@ package peers
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -395,4 +396,101 @@ func TestSetupVersionInput(t *testing.T) {
 	if n := srv.count(); n != 0 {
 		t.Errorf("%d requests for versions that are no release tags, want none", n)
 	}
+}
+
+// TestSetupEveryPlatform: each of the six RUNNER_OS/RUNNER_ARCH pairs
+// fetches its own archive, named as .goreleaser.yaml names it, and the
+// Windows pairs a zip holding runledger.exe, extracted with unzip as on Git
+// Bash. Every archive holds this machine's binary so that the installed
+// file runs here.
+func TestSetupEveryPlatform(t *testing.T) {
+	rel := release{tag: "v0.9.2-rc.1", dir: t.TempDir()}
+	bin := filepath.Join(t.TempDir(), "runledger")
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags", "-s -w -X main.version="+rel.tag, "-o", bin, "./cmd/runledger")
+	cmd.Dir, cmd.Env = "../..", append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	type platform struct{ runnerOS, runnerArch, archive string }
+	var platforms []platform
+	var sums strings.Builder
+	for _, o := range []struct{ runner, goos string }{{"Linux", "linux"}, {"macOS", "darwin"}, {"Windows", "windows"}} {
+		for _, a := range []struct{ runner, goarch string }{{"X64", "amd64"}, {"ARM64", "arm64"}} {
+			name := fmt.Sprintf("runledger_0.9.2-rc.1_%s_%s.tar.gz", o.goos, a.goarch)
+			var err error
+			if o.goos == "windows" {
+				name = strings.TrimSuffix(name, ".tar.gz") + ".zip"
+				err = zipExe(filepath.Join(rel.dir, name), bin)
+			} else {
+				err = tarGz(filepath.Join(rel.dir, name), bin)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, _ := fileSHA256(filepath.Join(rel.dir, name))
+			fmt.Fprintf(&sums, "%s  %s\n", sum, name)
+			platforms = append(platforms, platform{o.runner, a.runner, name})
+		}
+	}
+	if err := os.WriteFile(filepath.Join(rel.dir, "checksums.txt"), []byte(sums.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := serve(t, rel)
+	for _, p := range platforms {
+		t.Run(p.runnerOS+"-"+p.runnerArch, func(t *testing.T) {
+			r := newRunner(t, srv.URL)
+			r.runnerOS, r.runnerArc = p.runnerOS, p.runnerArch
+			before := srv.count()
+			res := r.step(rel.tag)
+			if res.code != 0 {
+				t.Fatalf("install.sh exited %d:\n%s", res.code, res.out)
+			}
+			srv.mu.Lock()
+			got := srv.requests[before:]
+			srv.mu.Unlock()
+			if want := []string{"/" + rel.tag + "/checksums.txt", "/" + rel.tag + "/" + p.archive}; strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("requests %v, want %v", got, want)
+			}
+			exe := "runledger"
+			if p.runnerOS == "Windows" {
+				exe = "runledger.exe"
+			}
+			dir := strings.TrimSuffix(res.path, "\n")
+			if want := filepath.Join(r.toolCache, "runledger", "0.9.2-rc.1", strings.ToLower(p.runnerArch)); dir != want {
+				t.Errorf("installed in %s, want %s", dir, want)
+			}
+			if out, err := exec.Command(filepath.Join(dir, exe), "version").Output(); err != nil || string(out) != "runledger "+rel.tag+"\n" {
+				t.Errorf("%s version: %q (%v)", exe, out, err)
+			}
+		})
+	}
+}
+
+// zipExe writes a zip holding bin as runledger.exe, as GoReleaser's
+// Windows archives hold it.
+func zipExe(path, bin string) error {
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	h := &zip.FileHeader{Name: "runledger.exe", Method: zip.Deflate}
+	h.SetMode(0o755)
+	w, err := zw.CreateHeader(h)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
 }
