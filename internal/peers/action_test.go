@@ -81,6 +81,9 @@ func TestMain(m *testing.M) {
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
+	if smallRelease.dir != "" { // setup_test.go's
+		os.RemoveAll(smallRelease.dir)
+	}
 	os.Exit(code)
 }
 
