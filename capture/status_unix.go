@@ -16,7 +16,7 @@ func usage(ru *syscall.Rusage) *record.Usage {
 		return nil
 	}
 	ms := func(t syscall.Timeval) int64 { return t.Sec*1000 + int64(t.Usec)/1000 }
-	return &record.Usage{UserMS: ms(ru.Utime), SystemMS: ms(ru.Stime), MaxRSSKiB: ru.Maxrss}
+	return &record.Usage{UserMS: ms(ru.Utime), SystemMS: ms(ru.Stime), MaxRSSKiB: ru.Maxrss / maxRSSUnit}
 }
 
 func signalName(sig syscall.Signal) *string {

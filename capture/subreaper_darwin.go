@@ -14,6 +14,10 @@ func becomeSubreaper() error { return nil }
 // growPipe does nothing: macOS pipes cannot be resized with fcntl.
 func growPipe(uintptr) {}
 
+// maxRSSUnit: macOS reports ru_maxrss in bytes, not KiB as Linux does
+// (getrusage(2) on macOS: "the maximum resident set size utilized (in bytes)").
+const maxRSSUnit = 1024
+
 // statNanos returns a file's modification and change times.
 func statNanos(st *syscall.Stat_t) (mtime, ctime int64) {
 	return st.Mtimespec.Nano(), st.Ctimespec.Nano()

@@ -29,5 +29,8 @@ func growPipe(fd uintptr) {
 	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_SETPIPE_SZ, pipeSize)
 }
 
+// maxRSSUnit: Linux reports ru_maxrss in KiB (getrusage(2)).
+const maxRSSUnit = 1
+
 // statNanos returns a file's modification and change times.
 func statNanos(st *syscall.Stat_t) (mtime, ctime int64) { return st.Mtim.Nano(), st.Ctim.Nano() }
