@@ -23,7 +23,7 @@ func (g group) waitGone(d time.Duration) bool {
 // SIGKILL after the grace period, then a bounded wait to see the group gone.
 // Call it once the leader has been waited for.
 func (g group) stop(grace time.Duration) bool {
-	g.signal(syscall.SIGTERM)
+	_ = g.signal(syscall.SIGTERM) // a member already gone is what this wants
 	return g.finish(time.Now().Add(grace))
 }
 
@@ -33,7 +33,7 @@ func (g group) finish(graceEnd time.Time) bool {
 	if g.waitGone(time.Until(graceEnd)) {
 		return true
 	}
-	g.signal(syscall.SIGKILL)
+	_ = g.signal(syscall.SIGKILL) // whether it worked is what waitGone checks
 	return g.waitGone(killConfirmWait)
 }
 

@@ -4,6 +4,7 @@ package capture
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -16,10 +17,14 @@ type group struct {
 
 // signal sends sig to every member. A pgid of 0 or 1 would address
 // runledger's own group or every process: never send those.
-func (g group) signal(sig syscall.Signal) {
-	if g.pgid > 1 {
-		_ = syscall.Kill(-g.pgid, sig)
+func (g group) signal(sig syscall.Signal) error {
+	if g.pgid <= 1 {
+		return nil
 	}
+	if err := syscall.Kill(-g.pgid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("kill(-%d, %s): %w", g.pgid, sig, err) // ESRCH: nothing left to stop
+	}
+	return nil
 }
 
 // waitLeader blocks until the leader ends, reaping members that end before

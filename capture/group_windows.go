@@ -117,16 +117,21 @@ func (g group) release() {
 // group, the one request to stop that console programs can handle (Go
 // reports it as os.Interrupt). It reaches only processes attached to
 // runledger's console; when runledger has none it fails, and the grace
-// period ends in TerminateJobObject.
-func (g group) signal(sig syscall.Signal) {
+// period ends in TerminateJobObject; the error says so.
+func (g group) signal(sig syscall.Signal) error {
 	if g.job == 0 {
-		return
+		return nil
 	}
 	if sig == syscall.SIGKILL {
-		_ = windows.TerminateJobObject(g.job, killedExitCode)
-		return
+		if err := windows.TerminateJobObject(g.job, killedExitCode); err != nil {
+			return fmt.Errorf("TerminateJobObject: %w", err)
+		}
+		return nil
 	}
-	_ = windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, g.pid)
+	if err := windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, g.pid); err != nil {
+		return fmt.Errorf("CTRL_BREAK_EVENT to process group %d: %w", g.pid, err)
+	}
+	return nil
 }
 
 // killedExitCode is the exit code TerminateJobObject gives each process.

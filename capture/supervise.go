@@ -36,7 +36,11 @@ func (a *attempt) supervise() {
 // see every member gone.
 func (a *attempt) terminate() record.Termination {
 	graceEnd := time.Now().Add(a.opts.KillAfter)
-	a.group.signal(a.stopSig)
+	if err := a.group.signal(a.stopSig); err != nil {
+		// The command got no request to stop by itself: it is killed when
+		// the grace period ends, and the record says why it had no chance.
+		a.rec.Errors = append(a.rec.Errors, "stop request: "+err.Error())
+	}
 	grace := time.NewTimer(a.opts.KillAfter)
 	defer grace.Stop()
 	select {
@@ -46,7 +50,9 @@ func (a *attempt) terminate() record.Termination {
 	case <-grace.C:
 	case <-a.opts.Cancel:
 	}
-	a.group.signal(syscall.SIGKILL)
+	if err := a.group.signal(syscall.SIGKILL); err != nil {
+		a.rec.Errors = append(a.rec.Errors, "kill: "+err.Error())
+	}
 	select {
 	case ex := <-a.exited:
 		a.leader = &ex
