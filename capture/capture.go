@@ -8,6 +8,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/runledger/runledger/record"
@@ -146,11 +148,17 @@ func DefaultName(argv []string) string {
 	return name
 }
 
+// baseName is the program's name without its directory, and on Windows
+// without .exe, so that one command names one run on every OS of a matrix.
 func baseName(p string) string {
 	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return p[i+1:]
+		if p[i] == '/' || p[i] == os.PathSeparator {
+			p = p[i+1:]
+			break
 		}
+	}
+	if runtime.GOOS == "windows" && len(p) > 4 && strings.EqualFold(p[len(p)-4:], ".exe") {
+		p = p[:len(p)-4]
 	}
 	return p
 }
