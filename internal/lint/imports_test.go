@@ -16,15 +16,7 @@ import (
 // separated by a blank line and never mixed.
 func importProblems(dir string) ([]string, error) {
 	var problems []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata"):
-			return filepath.SkipDir
-		case d.IsDir() || !strings.HasSuffix(p, ".go"):
-			return nil
-		}
+	err := walkGo(dir, func(p string) error {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
 		if err != nil {
@@ -47,6 +39,22 @@ func importProblems(dir string) ([]string, error) {
 		return nil
 	})
 	return problems, err
+}
+
+// walkGo calls visit with each Go file below dir, leaving out test data
+// and node modules.
+func walkGo(dir string, visit func(path string) error) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata"):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(p, ".go"):
+			return nil
+		}
+		return visit(p)
+	})
 }
 
 // TestImportsGrouped keeps the house order in every Go file.

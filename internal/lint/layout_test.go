@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,16 +13,9 @@ import (
 // slash paths relative to dir, leaving out test data and node modules.
 func goPackages(dir string) ([]string, error) {
 	seen := map[string]bool{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata"):
-			return filepath.SkipDir
-		case !d.IsDir() && strings.HasSuffix(p, ".go"):
-			rel, _ := filepath.Rel(dir, filepath.Dir(p))
-			seen[filepath.ToSlash(rel)] = true
-		}
+	err := walkGo(dir, func(p string) error {
+		rel, _ := filepath.Rel(dir, filepath.Dir(p))
+		seen[filepath.ToSlash(rel)] = true
 		return nil
 	})
 	var out []string

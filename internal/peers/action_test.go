@@ -192,6 +192,16 @@ func (s *step) run() result {
 	for k, v := range s.env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	r := runCmd(s.t, cmd)
+	r.outputs = parseOutputs(s.t, readText(s.t, s.env["GITHUB_OUTPUT"]))
+	r.summary = readText(s.t, s.env["GITHUB_STEP_SUMMARY"])
+	return r
+}
+
+// runCmd runs cmd to its end: its exit code (a non-zero one is a result,
+// not an error) and its output.
+func runCmd(t testing.TB, cmd *exec.Cmd) result {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	r := result{}
@@ -199,11 +209,9 @@ func (s *step) run() result {
 	if err := cmd.Run(); errors.As(err, &exit) {
 		r.code = exit.ExitCode()
 	} else if err != nil {
-		s.t.Fatalf("run runledger action: %v", err)
+		t.Fatalf("run %s: %v", cmd.Args[0], err)
 	}
 	r.stdout, r.stderr = stdout.String(), stderr.String()
-	r.outputs = parseOutputs(s.t, readText(s.t, s.env["GITHUB_OUTPUT"]))
-	r.summary = readText(s.t, s.env["GITHUB_STEP_SUMMARY"])
 	return r
 }
 

@@ -1,9 +1,7 @@
 package peers
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,17 +68,7 @@ func githubScript(t *testing.T, script, dir string, env []string) result {
 })().catch(e => { console.log('::error::Unhandled error: ' + e); process.exitCode = 1; });`
 	cmd := exec.Command("node", "-e", wrapper)
 	cmd.Dir, cmd.Env = dir, env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	r := result{}
-	var exit *exec.ExitError
-	if err := cmd.Run(); errors.As(err, &exit) {
-		r.code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	r.stdout, r.stderr = stdout.String(), stderr.String()
-	return r
+	return runCmd(t, cmd)
 }
 
 // compositeEnv is s.env without the Docker action's INPUT_* variables, and
