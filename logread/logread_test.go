@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,6 +19,7 @@ import (
 // captured runs a real command and opens one of its streams.
 func captured(t *testing.T, script string, limit int64) (*Log, *record.Record, string) {
 	t.Helper()
+	needSh(t)
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -128,5 +130,14 @@ func TestLongLine(t *testing.T) {
 	}
 	if len(lines) != 2 || !lines[0].Cut || lines[0].End != 200001 || string(lines[1].Text) != "after" {
 		t.Fatalf("lines: %d, first cut %v end %d", len(lines), lines[0].Cut, lines[0].End)
+	}
+}
+
+// needSh skips a test whose command is a shell script where there is no
+// sh (Windows without Git Bash on PATH).
+func needSh(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skipf("the command is a shell script and there is no sh: %v", err)
 	}
 }

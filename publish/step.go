@@ -69,8 +69,8 @@ func (s *Step) WriteSummary(markdown string) (cut bool, err error) {
 	if fi, err := os.Stat(path); err == nil {
 		used = fi.Size()
 	}
-	// +1 for the line break the file command appends.
-	room := MaxSummaryBytes - int(used) - 1
+	// Less the line break the file command appends: \r\n on Windows.
+	room := MaxSummaryBytes - int(used) - len(githubactions.EOF)
 	text, cut := fitSummary(markdown, room)
 	if text == "" {
 		return cut, nil

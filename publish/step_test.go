@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runledger/runledger/report"
+	"github.com/sethvargo/go-githubactions"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -48,7 +49,7 @@ func TestWriteSummary(t *testing.T) {
 				t.Errorf("cut inside a character")
 			}
 			switch {
-			case !tt.wantCut && added != tt.markdown+"\n":
+			case !tt.wantCut && added != tt.markdown+githubactions.EOF:
 				t.Errorf("summary not appended whole")
 			case tt.wantCut && added == "" && tt.name != "no room left":
 				t.Errorf("nothing appended, though there was room")
@@ -98,7 +99,8 @@ func TestWriteOutputs(t *testing.T) {
 func parseOutputFile(t *testing.T, s string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	lines := strings.Split(s, "\n")
+	// The runner reads either line break; go-githubactions writes \r\n on Windows.
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		if lines[i] == "" {
 			continue
@@ -129,7 +131,7 @@ func TestAnnotate(t *testing.T) {
 	if omitted != 2 {
 		t.Errorf("omitted %d, want 2", omitted)
 	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(out.String(), githubactions.EOF), githubactions.EOF)
 	if len(lines) != MaxErrorAnnotations {
 		t.Fatalf("%d annotations, want %d", len(lines), MaxErrorAnnotations)
 	}
@@ -150,7 +152,7 @@ func TestMask(t *testing.T) {
 	s := NewStep(&out, envOf(nil))
 	s.Mask(tokInstallation)
 	s.Mask("")
-	if out.String() != "::add-mask::"+tokInstallation+"\n" {
+	if out.String() != "::add-mask::"+tokInstallation+githubactions.EOF {
 		t.Errorf("mask output %q", out.String())
 	}
 }
