@@ -63,49 +63,57 @@ func Plan[T any](env *report.Envelope, budget int, ladder []Step, words Words, r
 		return v, out, err
 	}
 	for _, s := range ladder {
-		k, err := least(try, c, s)
+		k, fit, err := least(try, c, s)
 		if err != nil {
 			var zero T
 			return View{}, zero, err
 		}
-		if k == 0 {
-			if s.N > 0 {
-				s.Set(&c, s.N) // all of this rung, and on to the next
-			}
-			continue
+		if k > 0 {
+			return fit.view, fit.out, nil
 		}
-		s.Set(&c, k)
-		v, out, _, err := try(c)
-		return v, out, err
+		if s.N > 0 {
+			s.Set(&c, s.N) // all of this rung, and on to the next
+		}
 	}
 	c.Over = true
 	v, out, _, err := try(c)
 	return v, out, err
 }
 
+// fitted is a rendering that fit, kept so that it is not made twice.
+type fitted[T any] struct {
+	view View
+	out  T
+}
+
 // least finds the least k in [1, s.N] for which cut c with s.Set(k)
-// fits, or 0 when none does.
-func least[T any](fits func(Cut) (View, T, bool, error), c Cut, s Step) (int, error) {
+// fits and returns it with its rendering, or 0 when none does.
+func least[T any](try func(Cut) (View, T, bool, error), c Cut, s Step) (int, fitted[T], error) {
 	var firstErr error
-	try := func(k int) bool {
+	fits := map[int]fitted[T]{}
+	ok := func(k int) bool {
 		q := c
 		s.Set(&q, k)
-		_, _, ok, err := fits(q)
+		v, out, fit, err := try(q)
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}
-		return ok
+		if fit {
+			fits[k] = fitted[T]{v, out}
+		}
+		return fit
 	}
 	k := 1
 	if s.InOrder {
-		for k <= s.N && !try(k) {
+		for k <= s.N && !ok(k) {
 			k++
 		}
 	} else {
-		k += sort.Search(s.N, func(i int) bool { return try(i + 1) })
+		k += sort.Search(s.N, func(i int) bool { return ok(i + 1) })
 	}
-	if firstErr != nil || k > s.N {
-		return 0, firstErr
+	f, found := fits[k]
+	if firstErr != nil || k > s.N || !found {
+		return 0, fitted[T]{}, firstErr
 	}
-	return k, nil
+	return k, f, nil
 }
