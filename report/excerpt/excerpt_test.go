@@ -448,16 +448,22 @@ func FuzzSelect(f *testing.F) {
 // -v` log of tests that log with t.Log, one failing in the middle.
 func BenchmarkSelectGoVerbose(b *testing.B) {
 	path := writeLog(b, "stdout.log", func(w *bufio.Writer) {
-		for i := 0; w.Buffered()+i < 64<<20; i++ {
-			fmt.Fprintf(w, "=== RUN   TestRecord%04d\n", i)
+		// Counted, not w.Buffered(), which a flush empties: the log is
+		// 64 MiB, the failure about in its middle.
+		for i, n := 0, 0; n < 64<<20; i++ {
+			k, _ := fmt.Fprintf(w, "=== RUN   TestRecord%04d\n", i)
+			n += k
 			for j := 0; j < 8; j++ {
-				fmt.Fprintf(w, "    record_test.go:%d: record %04d: step %d verified, checksum 0x%08x\n", 10+j, i, j, i*j)
+				k, _ = fmt.Fprintf(w, "    record_test.go:%d: record %04d: step %d verified, checksum 0x%08x\n", 10+j, i, j, i*j)
+				n += k
 			}
 			if i == 40000 {
-				fmt.Fprintf(w, "    record_test.go:30: Checksum(%d) = 1, want 2\n--- FAIL: TestRecord%04d (0.00s)\n", i, i)
+				k, _ = fmt.Fprintf(w, "    record_test.go:30: Checksum(%d) = 1, want 2\n--- FAIL: TestRecord%04d (0.00s)\n", i, i)
+				n += k
 				continue
 			}
-			fmt.Fprintf(w, "--- PASS: TestRecord%04d (0.00s)\n", i)
+			k, _ = fmt.Fprintf(w, "--- PASS: TestRecord%04d (0.00s)\n", i)
+			n += k
 		}
 		w.WriteString("FAIL\nFAIL\texample.com/records\t1.234s\n")
 	})
