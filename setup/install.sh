@@ -5,9 +5,9 @@
 # cache, and put on PATH. setup/action.yml runs it with `shell: bash`, which
 # is Git Bash on Windows runners.
 #
-# Inputs (env): RUNLEDGER_VERSION (a release tag, v1.2.3), RUNLEDGER_TOKEN
-# (optional), and the runner's RUNNER_OS, RUNNER_ARCH, RUNNER_TOOL_CACHE,
-# RUNNER_TEMP, GITHUB_PATH, GITHUB_OUTPUT.
+# Inputs (env): RUNLEDGER_VERSION (a release tag, v1.2.3), and the
+# runner's RUNNER_OS, RUNNER_ARCH, RUNNER_TOOL_CACHE, RUNNER_TEMP,
+# GITHUB_PATH, GITHUB_OUTPUT.
 #
 # RUNLEDGER_DOWNLOAD_BASE is for tests only (setup's own tests and the
 # workflow job that serves a snapshot build locally): the URL under which
@@ -89,12 +89,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 fetch() { # fetch FILE: $base/$version/FILE into $tmp/FILE
   local url="$base/$version/$1" code
-  local auth=()
-  # curl sends the header to this host only, not to the storage host the
-  # release download redirects to.
-  [ -n "${RUNLEDGER_TOKEN:-}" ] && auth=(-H "Authorization: Bearer $RUNLEDGER_TOKEN")
-  # ${a[@]+…}: an empty array is "unbound" to macOS's bash 3.2 under set -u.
-  code=$(curl -sSL --retry 3 --retry-connrefused ${auth[@]+"${auth[@]}"} -o "$tmp/$1" -w '%{http_code}' "$url") ||
+  # No token: public release downloads need none and are not rate limited
+  # as the API is; a private repository's assets would need the API's
+  # asset endpoint, which this does not claim to support.
+  code=$(curl -sSL --retry 3 --retry-connrefused -o "$tmp/$1" -w '%{http_code}' "$url") ||
     fail "download $url failed (curl exit $?)"
   [ "$code" = 200 ] || fail "download $url: HTTP $code (is $version a runledger release with a $RUNNER_OS $RUNNER_ARCH build?)"
 }
@@ -102,15 +100,14 @@ fetch() { # fetch FILE: $base/$version/FILE into $tmp/FILE
 fetch checksums.txt
 fetch "$archive"
 
-sha256() {
-  if command -v sha256sum >/dev/null; then
-    sha256sum "$1" | cut -d' ' -f1
-  elif command -v shasum >/dev/null; then
-    shasum -a 256 "$1" | cut -d' ' -f1
-  else
-    fail "neither sha256sum nor shasum is on PATH: cannot check $archive"
-  fi
-}
+# Chosen here, not inside $(…), where fail's message would be captured.
+if command -v sha256sum >/dev/null; then
+  sha256() { sha256sum "$1" | cut -d' ' -f1; }
+elif command -v shasum >/dev/null; then
+  sha256() { shasum -a 256 "$1" | cut -d' ' -f1; }
+else
+  fail "neither sha256sum nor shasum is on PATH: cannot check $archive"
+fi
 # checksums.txt lines are "<sha256>  <file name>".
 want=$(awk -v f="$archive" '$2 == f { print $1 }' "$tmp/checksums.txt")
 [ -n "$want" ] || fail "checksums.txt of $version has no entry for $archive: refusing to install an unchecked archive"

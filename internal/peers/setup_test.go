@@ -375,13 +375,15 @@ func TestSetupMissingRelease(t *testing.T) {
 	srv := serve(t, rel)
 	r := newRunner(t, srv.URL)
 	const secret = "ghs_notprintedanywhere0123456789"
-	res := r.step("v9.9.9", "RUNLEDGER_TOKEN="+secret)
+	res := r.step("v9.9.9", "GITHUB_TOKEN="+secret)
 	res.refused(t, r.toolCache, "download "+srv.URL+"/v9.9.9/checksums.txt: HTTP 404")
 	if strings.Contains(res.out, secret) {
 		t.Errorf("the token is in the output:\n%s", res.out)
 	}
-	if len(srv.auth) == 0 || srv.auth[0] != "Bearer "+secret {
-		t.Errorf("Authorization %q, want the token sent to the release host", srv.auth)
+	for _, a := range srv.auth {
+		if a != "" {
+			t.Errorf("Authorization %q sent: public release downloads need no credentials", a)
+		}
 	}
 }
 
