@@ -79,13 +79,23 @@ func excerptsLeftOut(run string, xs []report.Excerpt) string {
 }
 
 func runsLeftOut(runs []report.Run) string {
+	// The note is both in the text and in the JSON, and with every run
+	// left out it is most of the result: its names are bounded in bytes,
+	// each cut to a head an agent can still recognise.
+	const most, nameBytes = 240, 60
 	var names []string
+	used := 0
 	for i, r := range runs {
-		if i == 10 {
+		name, _ := cutText(r.Name, nameBytes)
+		if name != r.Name {
+			name += "…"
+		}
+		n := fmt.Sprintf("%q (%s)", name, r.Status)
+		if i > 0 && used+len(n) > most {
 			names = append(names, fmt.Sprintf("and %d more", len(runs)-i))
 			break
 		}
-		names = append(names, fmt.Sprintf("%q (%s)", r.Name, r.Status))
+		names, used = append(names, n), used+len(n)
 	}
 	return fmt.Sprintf("…[%d runs left out for size: %s; call report with names to see them]",
 		len(runs), strings.Join(names, ", "))

@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,4 +48,27 @@ func fuzzEnvelope(status, text, message string, nx int) *report.Envelope {
 	}
 	return &report.Envelope{Schema: report.Schema, Status: status, Runs: []report.Run{run},
 		Superseded: []report.Superseded{{ID: "run-0", Name: "unit", Attempt: 1, Status: "failed", Marker: "<<cg:0123456789abcdef>>"}}}
+}
+
+// TestReportBoundManyRuns: with every run left out, what stays (the
+// status and the note naming the runs) fits even the least bound, however
+// long the names.
+func TestReportBoundManyRuns(t *testing.T) {
+	for _, tc := range []struct{ nameLen, budget int }{{40, MinResultBytes}, {1000, MinResultBytes}, {1000, DefaultMaxResultBytes}} {
+		env := &report.Envelope{Schema: report.Schema, Status: "failed", Superseded: []report.Superseded{}}
+		for i := range 12 {
+			r := fuzzEnvelope("failed", "--- FAIL: TestX\n", "boom", 2).Runs[0]
+			r.Name = strings.Repeat("n", tc.nameLen) + strconv.Itoa(i)
+			env.Runs = append(env.Runs, r)
+		}
+		out, text := fitEnvelope(env, tc.budget, false, func(e *report.Envelope, leftOut []string) (ReportOutput, string) {
+			return ReportOutput{Envelope: *e, LeftOut: leftOut}, envText(e, leftOut)
+		})
+		if n := size(text, out); n > tc.budget {
+			t.Errorf("12 runs with %d-byte names: result of %d bytes, bound %d", tc.nameLen, n, tc.budget)
+		}
+		if out.Status != "failed" || !strings.Contains(text, "12 runs left out") && len(out.Runs) == 0 {
+			t.Errorf("12 runs with %d-byte names: status %q, text %.200q", tc.nameLen, out.Status, text)
+		}
+	}
 }
