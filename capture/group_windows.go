@@ -17,6 +17,11 @@ import (
 type group struct {
 	job    windows.Handle
 	leader windows.Handle // runledger's own handle: os.Process's is released
+	// waiter is waitLeader's own copy of the leader's handle, closed by
+	// waitLeader: when a kill is unconfirmed the wait may outlive
+	// release, and a handle closed under a waiter is undefined behaviour
+	// (its value may name the next attempt's process).
+	waiter windows.Handle
 	pid    uint32
 }
 
@@ -35,13 +40,21 @@ func procAttr() *syscall.SysProcAttr {
 // failure the command is terminated before it ran, and waited for.
 func newGroup(p *os.Process) (group, error) {
 	g, err := contain(uint32(p.Pid))
-	if err != nil {
-		g.release()
-		_ = p.Kill()
-		_, _ = p.Wait()
-		return group{}, err
+	if err == nil {
+		return g, nil
 	}
-	return g, nil
+	// Stop whatever ran: the job's members if it got that far (the
+	// thread may have been resumed), else the suspended leader; wait only
+	// for a leader that was told to go, never for one left suspended.
+	killed := g.job != 0 && windows.TerminateJobObject(g.job, killedExitCode) == nil
+	if kerr := p.Kill(); kerr == nil || killed {
+		_, _ = p.Wait()
+	}
+	g.release()
+	if g.waiter != 0 {
+		windows.CloseHandle(g.waiter)
+	}
+	return group{}, err
 }
 
 func contain(pid uint32) (group, error) {
@@ -52,6 +65,10 @@ func contain(pid uint32) (group, error) {
 		windows.PROCESS_TERMINATE | windows.PROCESS_SET_QUOTA
 	if g.leader, err = windows.OpenProcess(access, false, pid); err != nil {
 		return g, fmt.Errorf("open process %d: %w", pid, err)
+	}
+	self := windows.CurrentProcess()
+	if err = windows.DuplicateHandle(self, g.leader, self, &g.waiter, 0, false, windows.DUPLICATE_SAME_ACCESS); err != nil {
+		return g, fmt.Errorf("duplicate handle of process %d: %w", pid, err)
 	}
 	if g.job, err = windows.CreateJobObject(nil, nil); err != nil {
 		return g, fmt.Errorf("create job for %d: %w", pid, err)
@@ -140,11 +157,12 @@ const killedExitCode = 1
 // waitLeader blocks until the leader ends. Windows keeps no rusage for a
 // process's tree, so ru is nil and the record has no usage.
 func (g group) waitLeader() (syscall.WaitStatus, *syscall.Rusage, error) {
-	if _, err := windows.WaitForSingleObject(g.leader, windows.INFINITE); err != nil {
+	defer windows.CloseHandle(g.waiter)
+	if _, err := windows.WaitForSingleObject(g.waiter, windows.INFINITE); err != nil {
 		return syscall.WaitStatus{}, nil, fmt.Errorf("wait for process %d: %w", g.pid, err)
 	}
 	var code uint32
-	if err := windows.GetExitCodeProcess(g.leader, &code); err != nil {
+	if err := windows.GetExitCodeProcess(g.waiter, &code); err != nil {
 		return syscall.WaitStatus{}, nil, fmt.Errorf("exit code of process %d: %w", g.pid, err)
 	}
 	return syscall.WaitStatus{ExitCode: code}, nil, nil
