@@ -27,8 +27,14 @@ func wrapperAlive(w record.Wrapper) bool {
 	if !processExists(w.PID) {
 		return false
 	}
-	// The pid may have been reused by an unrelated process.
-	return w.ProcStart == "" || w.ProcStart == ProcStart(w.PID)
+	if w.ProcStart == "" {
+		return true
+	}
+	// The pid may have been reused by an unrelated process. A start time
+	// that cannot be read (on Windows, a process this user may not open)
+	// is unknown, not different: the process is there.
+	start := ProcStart(w.PID)
+	return start == w.ProcStart || (start == "" && processExists(w.PID))
 }
 
 // BootID identifies this boot of the machine, so that a pid from before a
