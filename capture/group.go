@@ -21,10 +21,12 @@ func (g group) waitGone(d time.Duration) bool {
 
 // stop ends every remaining member the way timeout(1) does: SIGTERM first,
 // SIGKILL after the grace period, then a bounded wait to see the group gone.
-// Call it once the leader has been waited for.
-func (g group) stop(grace time.Duration) bool {
-	_ = g.signal(syscall.SIGTERM) // a member already gone is what this wants
-	return g.finish(time.Now().Add(grace))
+// Call it once the leader has been waited for. The error is a stop
+// request that could not be sent: the members then had no chance to stop
+// by themselves before the kill.
+func (g group) stop(grace time.Duration) (bool, error) {
+	err := g.signal(syscall.SIGTERM)
+	return g.finish(time.Now().Add(grace)), err
 }
 
 // finish waits until the group is gone or the grace deadline passes, then

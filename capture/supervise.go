@@ -36,11 +36,9 @@ func (a *attempt) supervise() {
 // see every member gone.
 func (a *attempt) terminate() record.Termination {
 	graceEnd := time.Now().Add(a.opts.KillAfter)
-	if err := a.group.signal(a.stopSig); err != nil {
-		// The command got no request to stop by itself: it is killed when
-		// the grace period ends, and the record says why it had no chance.
-		a.rec.Errors = append(a.rec.Errors, "stop request: "+err.Error())
-	}
+	// Unsent, the command had no request to stop by itself: it is killed
+	// when the grace period ends, and the record says why.
+	a.note("stop request", a.group.signal(a.stopSig))
 	grace := time.NewTimer(a.opts.KillAfter)
 	defer grace.Stop()
 	select {
@@ -50,9 +48,7 @@ func (a *attempt) terminate() record.Termination {
 	case <-grace.C:
 	case <-a.opts.Cancel:
 	}
-	if err := a.group.signal(syscall.SIGKILL); err != nil {
-		a.rec.Errors = append(a.rec.Errors, "kill: "+err.Error())
-	}
+	a.note("kill", a.group.signal(syscall.SIGKILL))
 	select {
 	case ex := <-a.exited:
 		a.leader = &ex
@@ -70,7 +66,12 @@ func (a *attempt) drain() {
 	if !a.logs.wait(a.opts.PipeWait) {
 		lo := a.leftovers()
 		lo.HeldPipes = true
-		groupGone := a.leader != nil && a.group.stop(a.opts.KillAfter)
+		groupGone := false
+		if a.leader != nil {
+			var err error
+			groupGone, err = a.group.stop(a.opts.KillAfter)
+			lo.StopError = errText(err)
+		}
 		closed := a.logs.wait(time.Second)
 		if !closed {
 			a.logs.forceClose()
@@ -86,8 +87,24 @@ func (a *attempt) drain() {
 	if lo.HeldPipes {
 		return // stopped just above, as far as it would go: a second round only waits again
 	}
-	lo.Stopped = a.group.stop(a.opts.KillAfter)
+	var err error
+	lo.Stopped, err = a.group.stop(a.opts.KillAfter)
+	lo.StopError = errText(err)
 	lo.Termination = confirmedIf(lo.Stopped)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// note puts a failure of what runledger tried into the record's errors.
+func (a *attempt) note(what string, err error) {
+	if err != nil {
+		a.rec.Errors = append(a.rec.Errors, what+": "+err.Error())
+	}
 }
 
 func (a *attempt) stopped() bool { return a.timedOut || a.cancelled }

@@ -129,6 +129,10 @@ type Leftovers struct {
 	Processes   bool        `json:"processes"`
 	Stopped     bool        `json:"stopped"`
 	Termination Termination `json:"termination"`
+	// StopError says why they got no request to stop by themselves
+	// before the kill (a CTRL_BREAK_EVENT without a shared console). Not
+	// an error of the run's: the command's own result stands.
+	StopError string `json:"stop_error,omitempty"`
 }
 
 // JUnitFile is a JUnit report attributed to this run, copied into the run
