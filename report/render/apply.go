@@ -43,14 +43,14 @@ func (markdownWords) Pointer(_ string, x report.Excerpt) string {
 
 // apply returns a copy of env with cut c applied and Omitted counting
 // what went, the excerpts left out by run index, and the runs left out.
-func apply(env *report.Envelope, c Cut, w Words) (*report.Envelope, map[int][]report.Excerpt, []report.Run) {
+func apply(env *report.Envelope, c Cut, w Words, ord orders) (*report.Envelope, map[int][]report.Excerpt, []report.Run) {
 	e := *env
 	var om report.Omitted
 	if env.Omitted != nil {
 		om = *env.Omitted
 	}
 	before := om
-	drop, point := excerptCuts(env, c)
+	drop, point := excerptCuts(c, ord)
 	dropped := map[int][]report.Excerpt{}
 	if env.Runs != nil {
 		e.Runs = make([]report.Run, len(env.Runs))
@@ -88,18 +88,15 @@ func apply(env *report.Envelope, c Cut, w Words) (*report.Envelope, map[int][]re
 
 // excerptCuts picks the excerpts c leaves out and those whose text gives
 // way to a pointer, as [run, excerpt] indexes.
-func excerptCuts(env *report.Envelope, c Cut) (drop, point map[[2]int]bool) {
+func excerptCuts(c Cut, ord orders) (drop, point map[[2]int]bool) {
 	drop, point = map[[2]int]bool{}, map[[2]int]bool{}
-	order := dropOrder(env)
-	for _, x := range order[:min(c.DropExcerpts, len(order))] {
+	for _, x := range ord.drop[:min(c.DropExcerpts, len(ord.drop))] {
 		drop[x] = true
 	}
-	if c.DropRepeats > 0 {
-		for _, x := range repeatOrder(env)[:c.DropRepeats] {
-			drop[x] = true
-		}
+	for _, x := range ord.repeats[:c.DropRepeats] {
+		drop[x] = true
 	}
-	for _, x := range order[:min(c.Pointers, len(order))] {
+	for _, x := range ord.drop[:min(c.Pointers, len(ord.drop))] {
 		point[x] = true
 	}
 	return drop, point
@@ -160,6 +157,17 @@ func countExcerpts(env *report.Envelope) int {
 	return n
 }
 
+// orders are an envelope's excerpts in the order cuts take them, sorted
+// once per plan rather than once per rendering tried.
+type orders struct {
+	drop, repeats [][2]int
+}
+
+func orderOf(env *report.Envelope) orders {
+	drop := dropOrder(env)
+	return orders{drop: drop, repeats: repeatOrder(env, drop)}
+}
+
 // dropOrder lists excerpts, as [run, excerpt] indexes, in the order they
 // are left out: those of passed runs, then the weakest reasons, later runs
 // and later excerpts first.
@@ -193,9 +201,9 @@ func dropOrder(env *report.Envelope) [][2]int {
 // repeatOrder lists, in dropOrder's order, the excerpts that are not
 // their test's first: a test's first excerpt holds its evidence, the
 // later ones grow it.
-func repeatOrder(env *report.Envelope) [][2]int {
+func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 	var out [][2]int
-	for _, x := range dropOrder(env) {
+	for _, x := range drop {
 		r := env.Runs[x[0]]
 		test := r.Excerpts[x[1]].Test
 		for _, prev := range r.Excerpts[:x[1]] {

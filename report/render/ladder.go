@@ -12,7 +12,7 @@ import "github.com/runledger/runledger/report"
 func CommentLadder(env *report.Envelope) []Step {
 	return []Step{
 		{Set: func(c *Cut, _ int) { c.Clamp = 2000 }, N: 1, InOrder: true},
-		{Set: func(c *Cut, k int) { c.DropRepeats = k }, N: len(repeatOrder(env))},
+		{Set: func(c *Cut, k int) { c.DropRepeats = k }, N: len(orderOf(env).repeats)},
 		{Set: func(c *Cut, k int) { c.Lines, c.Width = trims[k-1][0], trims[k-1][1] }, N: len(trims), InOrder: true},
 		{Set: func(c *Cut, k int) { c.DropExcerpts = k }, N: countExcerpts(env)},
 		{Set: func(c *Cut, k int) { c.DropSuperseded = k }, N: len(env.Superseded)},

@@ -52,8 +52,9 @@ type Step struct {
 // are the surface's markers for what went. r formats a view and measures
 // its rendering; it decides nothing about size. env is not modified.
 func Plan[T any](env *report.Envelope, budget int, ladder []Step, words Words, r func(View) (T, int, error)) (View, T, error) {
+	ord := orderOf(env)
 	try := func(c Cut) (View, T, bool, error) {
-		e, dropped, runs := apply(env, c, words)
+		e, dropped, runs := apply(env, c, words, ord)
 		v := View{Env: e, Dropped: dropped, DroppedRuns: runs, Cut: c, Budget: budget}
 		out, size, err := r(v)
 		return v, out, err == nil && size <= budget, err
