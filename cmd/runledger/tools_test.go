@@ -118,21 +118,39 @@ func TestToolErrors(t *testing.T) {
 	}
 }
 
-func TestCompactFilter(t *testing.T) {
-	data, err := os.ReadFile("../../compaction/testdata/transcripts/go-add-fix.json")
+// output is one tool output as compact reads it.
+type output struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// readTranscript reads a recorded transcript of compaction/testdata: its
+// outputs as compact takes them, and which of them were command runs.
+func readTranscript(t *testing.T, name string) ([]output, []bool) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../../compaction/testdata/transcripts", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var tr struct {
 		Outputs []struct {
-			ID   string `json:"id"`
-			Text string `json:"text"`
+			output
+			Run bool `json:"run"`
 		} `json:"outputs"`
 	}
 	if err := json.Unmarshal(data, &tr); err != nil || len(tr.Outputs) == 0 {
-		t.Fatalf("transcript: %v", err)
+		t.Fatalf("transcript %s: %v", name, err)
 	}
-	in, _ := json.Marshal(tr.Outputs)
+	outs, runs := make([]output, len(tr.Outputs)), make([]bool, len(tr.Outputs))
+	for i, o := range tr.Outputs {
+		outs[i], runs[i] = o.output, o.Run
+	}
+	return outs, runs
+}
+
+func TestCompactFilter(t *testing.T) {
+	outputs, _ := readTranscript(t, "go-add-fix.json")
+	in, _ := json.Marshal(outputs)
 	dir := t.TempDir()
 	code, out, stderr := runApp(t, dir, string(in), "compact")
 	if code != 0 || !strings.Contains(out, "<<cg:") {
@@ -141,7 +159,7 @@ func TestCompactFilter(t *testing.T) {
 	i := strings.Index(out, "<<cg:")
 	code, text, stderr := runApp(t, dir, "", "expand", out[i:i+23])
 	found := false
-	for _, o := range tr.Outputs {
+	for _, o := range outputs {
 		found = found || o.Text == text
 	}
 	if code != 0 || !found {
@@ -211,28 +229,9 @@ func TestShowFromArtifactZip(t *testing.T) {
 // sub_test.go read with sed, grep hits, a JSON body, Markdown notes) keep
 // their text, and compacting the result again changes nothing.
 func TestCompactStoreRoundTrip(t *testing.T) {
-	data, err := os.ReadFile("../../compaction/testdata/transcripts/go-stdlib-source-traps.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tr struct {
-		Outputs []struct {
-			ID   string `json:"id"`
-			Text string `json:"text"`
-			Run  bool   `json:"run"`
-		} `json:"outputs"`
-	}
-	if err := json.Unmarshal(data, &tr); err != nil {
-		t.Fatal(err)
-	}
-	type output struct {
-		ID   string `json:"id"`
-		Text string `json:"text"`
-	}
-	var in []output
+	in, runs := readTranscript(t, "go-stdlib-source-traps.json")
 	byText := map[string]bool{}
-	for _, o := range tr.Outputs {
-		in = append(in, output{o.ID, o.Text})
+	for _, o := range in {
 		byText[o.Text] = true
 	}
 	input, _ := json.Marshal(in)
@@ -268,7 +267,7 @@ func TestCompactStoreRoundTrip(t *testing.T) {
 			}
 			continue
 		}
-		if !tr.Outputs[i].Run || i == len(in)-2 {
+		if !runs[i] || i == len(in)-2 {
 			t.Errorf("%s collapsed: only the earlier failing run may be", o.ID)
 		}
 		m := regexp.MustCompile(`; (runledger expand --store .+ ([0-9a-f]{16}))\)`).FindStringSubmatch(o.Text)
