@@ -100,7 +100,7 @@ func (s *step) runCommand() (*record.Record, error) {
 		Stdin: nil, Stdout: s.env.Stdout, Stderr: s.env.Stderr, Cancel: s.env.Cancel,
 	})
 	if err != nil {
-		fmt.Fprintf(s.env.Stderr, "::warning::runledger: %v\n", err)
+		s.warnf("%v", err)
 	}
 	if len(recs) == 0 {
 		return nil, err
@@ -153,17 +153,12 @@ func (s *step) finish(env *report.Envelope, code int) int {
 	return 1
 }
 
-// warnf and errorf print workflow commands; the runner masks the token in
-// its log, and the message is escaped so it stays one command.
+// warnf and errorf print workflow commands (the runner masks the token
+// in its log).
 func (s *step) warnf(format string, args ...any) {
-	fmt.Fprintf(s.env.Stdout, "::warning::runledger: %s\n", escapeCommand(fmt.Sprintf(format, args...)))
+	s.gh.Warning("runledger: " + fmt.Sprintf(format, args...))
 }
 
 func (s *step) errorf(format string, args ...any) {
-	fmt.Fprintf(s.env.Stdout, "::error::runledger: %s\n", escapeCommand(fmt.Sprintf(format, args...)))
-}
-
-// escapeCommand escapes a workflow command's message.
-func escapeCommand(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	s.gh.Error("runledger: " + fmt.Sprintf(format, args...))
 }

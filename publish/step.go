@@ -43,10 +43,10 @@ func (s *Step) Mask(secret string) {
 	}
 }
 
-// fileCommand runs a go-githubactions file command, which panics when the
-// file cannot be written (https://github.com/sethvargo/go-githubactions/pull/41),
+// command runs a go-githubactions command, which panics when its file or
+// stream cannot be written (https://github.com/sethvargo/go-githubactions/pull/41),
 // and returns that as an error.
-func fileCommand(name string, f func()) (err error) {
+func command(name string, f func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s: %v", name, r)
@@ -55,6 +55,13 @@ func fileCommand(name string, f func()) (err error) {
 	f()
 	return nil
 }
+
+// Warning and Error print a ::warning or ::error workflow command for
+// msg, escaped by go-githubactions so that it stays one command. A step
+// whose stdout is gone loses the line, not the run.
+func (s *Step) Warning(msg string) { _ = command("warning", func() { s.action.Warningf("%s", msg) }) }
+
+func (s *Step) Error(msg string) { _ = command("error", func() { s.action.Errorf("%s", msg) }) }
 
 // WriteSummary appends markdown to the job summary without ever taking the
 // file over MaxSummaryBytes, since GitHub discards an oversized summary whole.
@@ -75,7 +82,7 @@ func (s *Step) WriteSummary(markdown string) (cut bool, err error) {
 	if text == "" {
 		return cut, nil
 	}
-	return cut, fileCommand("job summary", func() { s.action.AddStepSummary(text) })
+	return cut, command("job summary", func() { s.action.AddStepSummary(text) })
 }
 
 const summaryCutNote = "\n\n> [!WARNING]\n> This summary was cut to stay under GitHub's 1 MiB job-summary limit; the run's artifact holds the full report.\n"
@@ -133,7 +140,7 @@ func (s *Step) WriteOutputs(o Outputs) error {
 		if strings.Contains(e[1], outputDelimiter) {
 			return fmt.Errorf("output %s: value holds the file-command delimiter", e[0])
 		}
-		if err := fileCommand("output "+e[0], func() { s.action.SetOutput(e[0], e[1]) }); err != nil {
+		if err := command("output "+e[0], func() { s.action.SetOutput(e[0], e[1]) }); err != nil {
 			return err
 		}
 	}

@@ -170,3 +170,16 @@ func ExampleStep_Annotate() {
 	// ::error file=parse_test.go,line=42,title=pkg.TestParse/a%3Ab%2Cc::want 100%25%0Agot 0
 	// omitted: 0
 }
+
+// TestWarningStaysOneCommand: a message with line breaks or % cannot end
+// the command early or start another.
+func TestWarningStaysOneCommand(t *testing.T) {
+	var out bytes.Buffer
+	s := NewStep(&out, envOf(nil))
+	s.Warning("upload failed:\n::error::forged 100%")
+	s.Error("two\r\nlines")
+	want := "::warning::upload failed:%0A::error::forged 100%25" + githubactions.EOF + "::error::two%0D%0Alines" + githubactions.EOF
+	if out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
