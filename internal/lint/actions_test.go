@@ -3,8 +3,6 @@ package lint
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,10 +31,7 @@ type compositeAction struct {
 
 func readComposite(t *testing.T, path string) compositeAction {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, path))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readRoot(t, path)
 	var a compositeAction
 	if err := yaml.Unmarshal(data, &a); err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -128,10 +123,7 @@ var runOnly = map[string]bool{"command": true, "name": true, "timeout": true, "r
 // (mode's is report), and gives all of its outputs under the same names,
 // each the runledger step's own.
 func TestReportActionMatchesDockerAction(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(root, "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readRoot(t, "action.yml")
 	var docker compositeAction
 	if err := yaml.Unmarshal(data, &docker); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -47,10 +46,7 @@ func layoutRows(readme string) map[string]bool {
 // TestReadmeLayoutTable: every package has its row, and every row its
 // package, so the table a newcomer reads first is the tree as it is.
 func TestReadmeLayoutTable(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readRoot(t, "README.md")
 	rows := layoutRows(string(readme))
 	pkgs, err := goPackages(root)
 	if err != nil {

@@ -15,6 +15,16 @@ import (
 
 const root = "../.."
 
+// readRoot reads a file of the repository, rel to its root.
+func readRoot(t *testing.T, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func lintRepo(t *testing.T, dir string) []*actionlint.Error {
 	t.Helper()
 	var out bytes.Buffer
@@ -43,10 +53,7 @@ func TestLintCatchesBreakage(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, ".github", "workflows"), 0o755)
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
-	action, err := os.ReadFile(filepath.Join(root, "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	action := readRoot(t, "action.yml")
 	os.WriteFile(filepath.Join(dir, "action.yml"), action, 0o644)
 	os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM scratch\n"), 0o644)
 	wf := "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./\n        with:\n          comand: make test\n"
@@ -65,18 +72,12 @@ type actionFile struct {
 // TestReadmeMatchesAction: the README's inputs and outputs tables list
 // exactly action.yml's names, and the inputs' defaults agree.
 func TestReadmeMatchesAction(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(root, "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readRoot(t, "action.yml")
 	var a actionFile
 	if err := yaml.Unmarshal(data, &a); err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readRoot(t, "README.md")
 	inputs, outputs := readmeTable(string(readme), "### Inputs"), readmeTable(string(readme), "### Outputs")
 	if got, want := keys(inputs), keysOf(a.Inputs); !equal(got, want) {
 		t.Errorf("README inputs %v, action.yml %v", got, want)
@@ -149,10 +150,7 @@ func unpinnedFroms(dockerfile string) []string {
 // TestDockerfilePinned: every base image is pinned by tag and digest, and
 // the check tells a tag-only line apart.
 func TestDockerfilePinned(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(root, "Dockerfile"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readRoot(t, "Dockerfile")
 	if n := strings.Count(string(data), "\nFROM "); n != 2 {
 		t.Errorf("%d FROM lines, want the build and the run stage", n)
 	}
@@ -167,14 +165,8 @@ func TestDockerfilePinned(t *testing.T) {
 // TestReadmeCompactionTable: the compaction table in README.md is the one
 // TestTranscriptTable measures and keeps as its golden file.
 func TestReadmeCompactionTable(t *testing.T) {
-	golden, err := os.ReadFile(filepath.Join(root, "compaction", "testdata", "transcripts.golden.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := readRoot(t, filepath.Join("compaction", "testdata", "transcripts.golden.md"))
+	readme := readRoot(t, "README.md")
 	table := strings.TrimSpace(string(golden))
 	if !strings.HasPrefix(table, "| transcript |") || !strings.Contains(string(readme), table+"\n") {
 		t.Errorf("README.md does not hold compaction/testdata/transcripts.golden.md as it is:\n%s", table)
@@ -184,14 +176,8 @@ func TestReadmeCompactionTable(t *testing.T) {
 // TestReadmeRecallTable: the excerpt recall table in README.md is the one
 // TestCorpusRecall measures and keeps as its golden file.
 func TestReadmeRecallTable(t *testing.T) {
-	golden, err := os.ReadFile(filepath.Join(root, "report", "testdata", "corpus", "RECALL.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := readRoot(t, filepath.Join("report", "testdata", "corpus", "RECALL.md"))
+	readme := readRoot(t, "README.md")
 	want := "<!-- corpus-recall:begin -->\n" + string(golden) + "<!-- corpus-recall:end -->\n"
 	if !strings.HasPrefix(string(golden), "| case |") || !strings.Contains(string(readme), want) {
 		t.Errorf("README.md does not hold report/testdata/corpus/RECALL.md as it is, between its corpus-recall markers")
@@ -203,14 +189,8 @@ func TestReadmeRecallTable(t *testing.T) {
 // looks for must be there, once, or a release would ship an action that
 // builds in every job (or the step would fail).
 func TestReleasePinsTheImage(t *testing.T) {
-	action, err := os.ReadFile(filepath.Join(root, "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	release, err := os.ReadFile(filepath.Join(root, ".github", "workflows", "release.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	action := readRoot(t, "action.yml")
+	release := readRoot(t, filepath.Join(".github", "workflows", "release.yml"))
 	if n := strings.Count(string(action), "\n  image: Dockerfile\n"); n != 1 {
 		t.Errorf("action.yml has %d '  image: Dockerfile' lines, want 1", n)
 	}

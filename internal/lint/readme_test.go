@@ -77,10 +77,7 @@ func lintReadme(t *testing.T, readme string) ([]string, int) {
 
 // TestReadmeWorkflows: every workflow in README.md lints clean.
 func TestReadmeWorkflows(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readRoot(t, "README.md")
 	errs, n := lintReadme(t, string(readme))
 	for _, e := range errs {
 		t.Error(e)

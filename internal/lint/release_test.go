@@ -15,10 +15,7 @@ import (
 // makes the tag setup's default version in the other; `uses:
 // runledger/runledger/setup@v1` then installs that release.
 func TestReleaseStampsSetup(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(root, ".github", "workflows", "release.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readRoot(t, filepath.Join(".github", "workflows", "release.yml"))
 	var wf struct {
 		Jobs map[string]struct {
 			Steps []struct{ Name, Run string }

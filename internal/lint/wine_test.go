@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,20 +11,11 @@ import (
 // .ci/wine/test runs under Wine, so a package that passes here as a
 // Windows binary is the one that must pass on Windows.
 func TestWindowsListsAgree(t *testing.T) {
-	wine := wineList(t, readText(t, ".ci/wine/test"))
-	leg := legList(t, readText(t, ".github/workflows/ci.yml"))
+	wine := wineList(t, string(readRoot(t, ".ci/wine/test")))
+	leg := legList(t, string(readRoot(t, ".github/workflows/ci.yml")))
 	if len(wine) < 5 || !slices.Equal(wine, leg) {
 		t.Errorf(".ci/wine/test runs %q under Wine, ci.yml's windows leg %q", wine, leg)
 	}
-}
-
-func readText(t *testing.T, rel string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // wineList is the script's `for pkg in … ; do` list.
