@@ -55,10 +55,12 @@ func apply(env *report.Envelope, c Cut, w Words, ord orders) (*report.Envelope, 
 	if env.Runs != nil {
 		e.Runs = make([]report.Run, len(env.Runs))
 	}
-	changed := false
+	// Cuts Omitted does not count (failure lists, spans, runs) still
+	// make the view a cut one.
+	changed := c.DropRuns > 0
 	for i, src := range env.Runs {
 		r, xs := cutRun(src, i, c, w, drop, point, &om)
-		changed = changed || len(xs) > 0 || r.Summary.FailuresOmitted != src.Summary.FailuresOmitted ||
+		changed = changed || r.Summary.FailuresOmitted != src.Summary.FailuresOmitted ||
 			r.Summary.SpansOmitted != src.Summary.SpansOmitted
 		if len(xs) > 0 {
 			dropped[i] = xs
@@ -78,7 +80,6 @@ func apply(env *report.Envelope, c Cut, w Words, ord orders) (*report.Envelope, 
 	if c.DropRuns > 0 {
 		runs = e.Runs[len(e.Runs)-c.DropRuns:]
 		e.Runs = e.Runs[:len(e.Runs)-c.DropRuns]
-		changed = true
 	}
 	if changed || om != before {
 		e.Omitted = &om
