@@ -13,14 +13,12 @@ import (
 // the line (after blanks and a `[LEVEL] ` tag), so prose and source listings
 // that mention them are left alone.
 type genericGrammar struct {
-	block *Block
+	oneBlock
 }
 
 var (
 	genericExpected = regexp.MustCompile(`(?i)\bexpected\b.*\b(got|but (was|got)|actual|received|found)\b`)
 )
-
-func (g *genericGrammar) reset() { g.block = nil }
 
 func (g *genericGrammar) line(l *Line, sc *scanner) {
 	if g.block != nil {

@@ -10,7 +10,7 @@ import (
 // `***Exception: SegFault`, `***Timeout`) and, with --output-on-failure,
 // the output printed under it up to the next test's status line.
 type ctestGrammar struct {
-	block *Block
+	oneBlock
 }
 
 var (
@@ -19,9 +19,6 @@ var (
 )
 
 func (g *ctestGrammar) starts() string { return digits }
-func (g *ctestGrammar) busy() bool     { return g.block != nil }
-
-func (g *ctestGrammar) reset() { g.block = nil }
 
 func (g *ctestGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
@@ -51,15 +48,12 @@ func (g *ctestGrammar) line(l *Line, sc *scanner) bool {
 // line; the shadow-byte map after it is left out. UBSan's one-line
 // `file.c:L:C: runtime error: …` reports stand alone.
 type sanitizerGrammar struct {
-	block *Block
+	oneBlock
 }
 
 var sanitizerHead = regexp.MustCompile(`^(==\d+==)?(ERROR|WARNING): (Address|Leak|Memory|Thread|UndefinedBehavior)Sanitizer`)
 
 func (g *sanitizerGrammar) starts() string { return "=EW" }
-func (g *sanitizerGrammar) busy() bool     { return g.block != nil }
-
-func (g *sanitizerGrammar) reset() { g.block = nil }
 
 func (g *sanitizerGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
@@ -91,16 +85,13 @@ func (g *sanitizerGrammar) line(l *Line, sc *scanner) bool {
 // <<< FAILURE!` (or `<<< ERROR!`) with the exception and `at` frames under
 // it, and Gradle's `YTest > testX() FAILED` with its indented lines.
 type jvmGrammar struct {
-	block  *Block
+	oneBlock
 	gradle bool
 }
 
 var mavenTag = regexp.MustCompile(`^\[(INFO|ERROR|WARNING|WARN|DEBUG)\] `)
 
 func (g *jvmGrammar) starts() string { return "" } // any: it checks how lines end
-func (g *jvmGrammar) busy() bool     { return g.block != nil }
-
-func (g *jvmGrammar) reset() { g.block = nil }
 
 func (g *jvmGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T

@@ -52,13 +52,10 @@ func (g *jestGrammar) line(l *Line, sc *scanner) bool {
 // the diff, the `❯ file:line:col` frame and the code frame, up to the `⎯`
 // rule that closes each block.
 type vitestGrammar struct {
-	block *Block
+	oneBlock
 }
 
 func (g *vitestGrammar) starts() string { return "F" }
-func (g *vitestGrammar) busy() bool     { return g.block != nil }
-
-func (g *vitestGrammar) reset() { g.block = nil }
 
 func (g *vitestGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
@@ -83,7 +80,7 @@ func (g *vitestGrammar) line(l *Line, sc *scanner) bool {
 // error, its `at` frames and the {actual, expected} object indented under
 // it, both where the test ran and again under `✖ failing tests:`.
 type nodeGrammar struct {
-	block  *Block
+	oneBlock
 	indent int
 }
 
@@ -92,9 +89,6 @@ var jestFileLine = regexp.MustCompile(`^(FAIL|PASS) +\S+(\s+\(\d+(\.\d+)? ?m?s\)
 var nodeDuration = regexp.MustCompile(` \([0-9.]+m?s\)$`)
 
 func (g *nodeGrammar) starts() string { return "\xe2" } // ✖
-func (g *nodeGrammar) busy() bool     { return g.block != nil }
-
-func (g *nodeGrammar) reset() { g.block = nil }
 
 func (g *nodeGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
@@ -120,7 +114,7 @@ func (g *nodeGrammar) line(l *Line, sc *scanner) bool {
 // `#` comment lines; and Test::More's `#   Failed test 'name'` diagnostics,
 // which prove leaves on stderr apart from their `not ok` line.
 type tapGrammar struct {
-	block  *Block
+	oneBlock
 	indent int
 	diag   bool // a `#   Failed test` block: `#` lines only
 }
@@ -132,9 +126,6 @@ var (
 )
 
 func (g *tapGrammar) starts() string { return "n#" }
-func (g *tapGrammar) busy() bool     { return g.block != nil }
-
-func (g *tapGrammar) reset() { g.block = nil }
 
 func (g *tapGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T

@@ -130,14 +130,11 @@ func (g *unittestGrammar) line(l *Line, sc *scanner) bool {
 // holds (a script dying on stderr): from `Traceback (most recent call
 // last):` over its indented frames to the exception line.
 type tracebackGrammar struct {
-	block  *Block
+	oneBlock
 	indent int
 }
 
 func (g *tracebackGrammar) starts() string { return "T" }
-func (g *tracebackGrammar) busy() bool     { return g.block != nil }
-
-func (g *tracebackGrammar) reset() { g.block = nil }
 
 func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
 	if g.block != nil {

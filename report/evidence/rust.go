@@ -14,7 +14,7 @@ import (
 //     location and code lines, up to the blank line that ends them;
 //   - `thread '…' panicked at` outside a test (a binary's panic).
 type cargoGrammar struct {
-	block *Block
+	oneBlock
 	// untilBlank: the block ends at a blank line (errors, bare panics);
 	// otherwise at the next heading or the section's end.
 	untilBlank bool
@@ -28,9 +28,6 @@ var (
 )
 
 func (g *cargoGrammar) starts() string { return "-et" }
-func (g *cargoGrammar) busy() bool     { return g.block != nil }
-
-func (g *cargoGrammar) reset() { g.block = nil }
 
 func (g *cargoGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T

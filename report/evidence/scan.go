@@ -251,3 +251,10 @@ func allOf(b []byte, c byte, minLen int) bool {
 	}
 	return true
 }
+
+// oneBlock is the state of a grammar that has at most one block open:
+// it is busy while the block is, and a reset closes it.
+type oneBlock struct{ block *Block }
+
+func (o *oneBlock) busy() bool { return o.block != nil }
+func (o *oneBlock) reset()     { o.block = nil }
