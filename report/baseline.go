@@ -96,31 +96,20 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// failKey matches an envelope failure to the index: the class, else the
-// suite (a Go package), and the name.
-type failKey struct{ class, name string }
-
-func keyOf(k testindex.Key) failKey {
-	if k.Class != "" {
-		return failKey{k.Class, k.Name}
-	}
-	return failKey{k.Suite, k.Name}
-}
-
 // originRank orders failures for the reader: what this change broke first.
 var originRank = map[string]int{"new": 0, "new_test": 1, "unknown": 2, "flaky": 3, "pre_existing": 4}
 
 func labelFailures(run *Run, c *testindex.Comparison) {
-	byFail := map[failKey]testindex.Origin{}
+	byFail := map[[2]string]testindex.Origin{}
 	for k, o := range c.Origins {
-		fk := keyOf(k)
+		fk := k.Loose()
 		if prev, ok := byFail[fk]; !ok || originRank[string(o)] < originRank[string(prev)] {
 			byFail[fk] = o
 		}
 	}
 	fs := run.Summary.Failures
 	for i := range fs {
-		o, ok := byFail[failKey{fs[i].Classname, fs[i].Name}]
+		o, ok := byFail[testindex.Key{Class: fs[i].Classname, Name: fs[i].Name}.Loose()]
 		if !ok {
 			o = testindex.Unknown
 		}

@@ -51,9 +51,6 @@ func runnerIndex(in runners.Index) *testindex.Index {
 			if e.Named {
 				out.Kind = testindex.NamedUnit
 			}
-			if e.Unit == "" {
-				x.Complete = false // a whole run stands for tests it does not name
-			}
 		}
 		k := out
 		if i, seen := at[k]; seen {
@@ -90,8 +87,10 @@ func describe(x *testindex.Index, r *record.Record, run *Run) {
 
 // SaveIndexes writes each run's test index into its directory of st, where
 // the artifact and a later --baseline find it, and says where in the
-// envelope. A failure to write is a warning: the report stands without it.
-func SaveIndexes(st *store.Store, env *Envelope) {
+// envelope. A failure to write is the caller's to say: the report stands
+// without it.
+func SaveIndexes(st *store.Store, env *Envelope) []error {
+	var errs []error
 	for i := range env.Runs {
 		run := &env.Runs[i]
 		if run.index == nil {
@@ -100,9 +99,14 @@ func SaveIndexes(st *store.Store, env *Envelope) {
 		path := filepath.Join(st.Dir, run.ID, testindex.FileName)
 		sum, err := testindex.WriteFile(path, run.index)
 		if err != nil {
-			run.Warnings = append(run.Warnings, err.Error())
+			errs = append(errs, err)
 			continue
 		}
 		run.Tests = &TestsRef{File: testindex.FileName, Path: path, Entries: len(run.index.Entries), SHA256: sum}
 	}
+	return errs
 }
+
+// Index is every test of the run, as SaveIndexes writes it; nil for a run
+// read back from JSON.
+func (r *Run) Index() *testindex.Index { return r.index }

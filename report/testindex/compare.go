@@ -45,12 +45,13 @@ type lookup struct {
 	x      *Index
 	exact  map[Key]Entry
 	noFile map[Key][]Entry
+	loose  map[[2]string][]Entry // by Loose
 	units  map[string]Entry // by suite; "" is the whole run
 	suites map[string]bool  // suites that have test entries
 }
 
 func newLookup(x *Index) *lookup {
-	l := &lookup{x: x, exact: make(map[Key]Entry, len(x.Entries)), noFile: map[Key][]Entry{}, units: map[string]Entry{}, suites: map[string]bool{}}
+	l := &lookup{x: x, exact: make(map[Key]Entry, len(x.Entries)), noFile: map[Key][]Entry{}, loose: map[[2]string][]Entry{}, units: map[string]Entry{}, suites: map[string]bool{}}
 	for _, e := range x.Entries {
 		if e.Kind != Test {
 			l.units[e.Suite] = e
@@ -58,6 +59,7 @@ func newLookup(x *Index) *lookup {
 		}
 		l.exact[e.Key] = e
 		l.suites[e.Suite] = true
+		l.loose[e.Loose()] = append(l.loose[e.Loose()], e)
 		if e.File != "" {
 			k := e.Key
 			k.File = ""
@@ -80,7 +82,20 @@ func (l *lookup) test(k Key) (Entry, bool) {
 	if es := l.noFile[nk]; len(es) == 1 {
 		return es[0], true
 	}
+	if es := l.loose[k.Loose()]; len(es) == 1 {
+		return es[0], true
+	}
 	return Entry{}, false
+}
+
+// Loose is a key as a list of failures names a test: its class, else its
+// suite (a Go package), and its name. Two sources that split a test's
+// identity differently (JUnit's classname, a runner's package) meet there.
+func (k Key) Loose() [2]string {
+	if k.Class != "" {
+		return [2]string{k.Class, k.Name}
+	}
+	return [2]string{k.Suite, k.Name}
 }
 
 // unit is the unit that would have run a test of suite: its own, else the

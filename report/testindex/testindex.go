@@ -79,8 +79,10 @@ type Header struct {
 	Verified bool   `json:"verified"`
 	// Tests is the summary's test count, when it gives one.
 	Tests *int `json:"tests,omitempty"`
-	// Complete is false when names past a bound were not kept: a test absent
-	// from the index may then have run.
+	// Complete: every failing test is named (none past a bound, none only
+	// counted). Whether every passing test is named too is the units' to
+	// say (kind n); a file format such as JUnit names them all and has no
+	// units.
 	Complete bool `json:"complete"`
 	// Commit, CIRunID and URL say where the run ran, when known.
 	Commit  string `json:"commit,omitempty"`
