@@ -46,8 +46,8 @@ type lookup struct {
 	exact  map[Key]Entry
 	noFile map[Key][]Entry
 	loose  map[[2]string][]Entry // by Loose
-	units  map[string]Entry // by suite; "" is the whole run
-	suites map[string]bool  // suites that have test entries
+	units  map[string]Entry      // by suite; "" is the whole run
+	suites map[string]bool       // suites that have test entries
 }
 
 func newLookup(x *Index) *lookup {
