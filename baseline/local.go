@@ -7,6 +7,8 @@ package baseline
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -151,4 +153,9 @@ func FromFailures(run report.Run) *testindex.Index {
 			Key: testindex.Key{Class: f.Classname, Name: f.Name, File: f.File}})
 	}
 	return x
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
