@@ -323,7 +323,12 @@ func (r rangeReader) ReadAt(p []byte, off int64) (int, error) {
 // TestFakeServesArtifactsLikeGitHub: the run's artifact listing, the
 // download redirect to a signed blob URL, and ranged reads of the blob.
 func TestFakeServesArtifactsLikeGitHub(t *testing.T) {
-	f := New(t, "")
+	for _, prefix := range []string{"", "/api/v3"} {
+		t.Run("prefix="+prefix, func(t *testing.T) { testServesArtifacts(t, New(t, prefix)) })
+	}
+}
+
+func testServesArtifacts(t *testing.T, f *Server) {
 	sha := strings.Repeat("d", 40)
 	run := f.AddWorkflowRun(WorkflowRun{HeadSHA: sha, HeadBranch: "main"})
 	body := bigZip(t, 4<<20)
@@ -408,9 +413,9 @@ func TestFakeRefusesArtifactsLikeGitHub(t *testing.T) {
 			return code, e.Message
 		}
 	}
-	denied := func(call func(c *github.Client) (*github.Response, error)) func() (int, string) {
+	listing := func(tok string, call func(c *github.Client) (*github.Response, error)) func() (int, string) {
 		return func() (int, string) {
-			resp, err := call(client(t, f, TokenPersonal))
+			resp, err := call(client(t, f, tok))
 			var e *github.ErrorResponse
 			if !errors.As(err, &e) {
 				return 0, fmt.Sprint(err)
@@ -428,18 +433,23 @@ func TestFakeRefusesArtifactsLikeGitHub(t *testing.T) {
 		{"expired artifact", download(TokenInstallation, expired), RouteArtifactZip, http.StatusGone, "Artifact has expired"},
 		{"unknown artifact", download(TokenInstallation, 999999), RouteArtifactZip, http.StatusNotFound, "Not Found"},
 		{"denied download", download(TokenPersonal, live), RouteArtifactZip, http.StatusForbidden, "Resource not accessible by integration"},
-		{"denied workflow runs", denied(func(c *github.Client) (*github.Response, error) {
+		{"denied workflow runs", listing(TokenPersonal, func(c *github.Client) (*github.Response, error) {
 			_, resp, err := c.Actions.ListWorkflowRunsByFileName(ctx, "o", "r", "ci.yml", nil)
 			return resp, err
 		}), RouteWorkflowRuns, http.StatusForbidden, "Resource not accessible by integration"},
-		{"denied repository runs", denied(func(c *github.Client) (*github.Response, error) {
+		{"denied repository runs", listing(TokenPersonal, func(c *github.Client) (*github.Response, error) {
 			_, resp, err := c.Actions.ListRepositoryWorkflowRuns(ctx, "o", "r", nil)
 			return resp, err
 		}), RouteRepoRuns, http.StatusForbidden, "Resource not accessible by integration"},
-		{"denied artifact listing", denied(func(c *github.Client) (*github.Response, error) {
+		{"denied artifact listing", listing(TokenPersonal, func(c *github.Client) (*github.Response, error) {
 			_, resp, err := c.Actions.ListWorkflowRunArtifacts(ctx, "o", "r", run, nil)
 			return resp, err
 		}), RouteArtifacts, http.StatusForbidden, "Resource not accessible by integration"},
+		{"injected fault", listing(TokenInstallation, func(c *github.Client) (*github.Response, error) {
+			f.AddFault(RouteWorkflowRuns, Fault{Status: http.StatusServiceUnavailable, Body: `{"message":"Service Unavailable"}`})
+			_, resp, err := c.Actions.ListWorkflowRunsByFileName(ctx, "o", "r", "ci.yml", nil)
+			return resp, err
+		}), RouteWorkflowRuns, http.StatusServiceUnavailable, "Service Unavailable"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
