@@ -18,11 +18,11 @@ import (
 // inputs are the action's inputs (action.yml), read from INPUT_*.
 type inputs struct {
 	command, name, junit, comment, artifactName, token, mode, dir, failOn, baseline string
-	runName                                                               string // name, or the step's identity (stepRunName)
-	timeout                                                               time.Duration
-	retries, retentionDays, prNumber                                      int
-	maxLogBytes                                                           int64
-	summary                                                               bool
+	runName                                                                         string // name, or the step's identity (stepRunName)
+	timeout                                                                         time.Duration
+	retries, retentionDays, prNumber                                                int
+	maxLogBytes                                                                     int64
+	summary                                                                         bool
 }
 
 func readInputs(getenv func(string) string) (*inputs, error) {
