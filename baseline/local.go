@@ -102,6 +102,9 @@ func fromStore(dir string) (*report.Baselines, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Kept for the next comparison, as report would have: best effort, a
+	// store this user may not write is read again next time.
+	report.SaveIndexes(st, env)
 	for i := range env.Runs {
 		if x := env.Runs[i].Index(); x != nil {
 			b.Runs[env.Runs[i].Name] = x

@@ -97,11 +97,10 @@ type Index struct {
 }
 
 // Sort orders entries as the file holds them, by key then kind.
-func (x *Index) Sort() {
-	slices.SortFunc(x.Entries, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Class, b.Class),
-			cmp.Compare(a.Name, b.Name), cmp.Compare(a.File, b.File), cmp.Compare(a.Kind, b.Kind))
-	})
+func (x *Index) Sort() { slices.SortFunc(x.Entries, compareEntries) }
+
+func compareEntries(a, b Entry) int {
+	return cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Kind, b.Kind))
 }
 
 // CountTests is the number of test entries.

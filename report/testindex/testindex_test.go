@@ -152,3 +152,56 @@ func TestCompareCounts(t *testing.T) {
 		t.Errorf("missing %d, want 56", c.Missing)
 	}
 }
+
+// BenchmarkCompare100k compares two indexes of 100,000 tests in 200
+// packages (named units, as go test -v gives), a few failing on each side,
+// after reading the base's from its file as --baseline does.
+func BenchmarkCompare100k(b *testing.B) {
+	mk := func(failing ...int) *Index {
+		bad := map[int]bool{}
+		for _, f := range failing {
+			bad[f] = true
+		}
+		x := idx(true)
+		for i := range 100_000 {
+			o := Passed
+			if bad[i] {
+				o = Failed
+			}
+			x.Entries = append(x.Entries, tst(o, fmt.Sprintf("example.com/shop/pkg%03d", i/500), fmt.Sprintf("TestCheckout%05d", i)))
+			if i%500 == 0 {
+				x.Entries = append(x.Entries, Entry{Kind: NamedUnit, Outcome: Passed, Key: Key{Suite: fmt.Sprintf("example.com/shop/pkg%03d", i/500)}})
+			}
+		}
+		return x
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, mk(7, 50_000)); err != nil {
+		b.Fatal(err)
+	}
+	cur := mk(50_000, 99_999, 123)
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		base, err := Read(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c := Compare(cur, base); c.Regressions() != 2 || c.Fixed != 1 {
+			b.Fatalf("regressions %d fixed %d", c.Regressions(), c.Fixed)
+		}
+	}
+}
+
+// TestCompareParents: go test fails the parent of a failing subtest; the
+// subtest is the failure, so the parent is labelled but not counted.
+func TestCompareParents(t *testing.T) {
+	cur := idx(true, tst(Failed, "pkg", "TestTotal"), tst(Failed, "pkg", "TestTotal/350_units"), tst(Failed, "pkg", "TestTotalX"),
+		tst(Failed, "pkg", "TestAlone"))
+	c := Compare(cur, idx(true, tst(Passed, "pkg", "TestTotal"), tst(Passed, "pkg", "TestTotal/350_units"), tst(Passed, "pkg", "TestAlone")))
+	if c.Regressions() != 3 || c.Counts[New] != 2 || c.Counts[NewTest] != 1 {
+		t.Errorf("counts %v, want the parent TestTotal not counted: 2 new (the subtest, TestAlone), 1 new test", c.Counts)
+	}
+	if c.Origins[Key{Suite: "pkg", Name: "TestTotal"}] != New {
+		t.Errorf("the parent is not labelled: %v", c.Origins)
+	}
+}
