@@ -44,7 +44,9 @@ func Build(st *store.Store, opts Options) (*Envelope, error) {
 	}
 	for _, attempts := range byName(recs, opts.Names) {
 		latest := attempts[len(attempts)-1]
-		env.Runs = append(env.Runs, buildRun(st, latest, opts))
+		run := buildRun(st, latest, opts)
+		retried(st, &run, attempts[:len(attempts)-1])
+		env.Runs = append(env.Runs, run)
 		for _, r := range attempts[:len(attempts)-1] {
 			env.Superseded = append(env.Superseded, supersede(st, r, opts.Artifact))
 		}

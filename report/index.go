@@ -110,3 +110,45 @@ func SaveIndexes(st *store.Store, env *Envelope) []error {
 // Index is every test of the run, as SaveIndexes writes it; nil for a run
 // read back from JSON.
 func (r *Run) Index() *testindex.Index { return r.index }
+
+// retried marks what earlier attempts of a run (--retries) say of its
+// tests: a test failing now that passed in one is flaky, and so is one
+// passing now that failed in one. Only the earlier attempts' summaries
+// are read, not their excerpts.
+func retried(st *store.Store, run *Run, earlier []*record.Record) {
+	if run.index == nil || len(earlier) == 0 {
+		return
+	}
+	passed, failed := map[testindex.Key]bool{}, map[testindex.Key]bool{}
+	for _, r := range earlier {
+		var ignored []string
+		_, _, x := summarize(filepath.Join(st.Dir, r.ID), r, nil, &ignored)
+		if x == nil {
+			continue
+		}
+		for _, e := range x.Entries {
+			if e.Kind == testindex.Test && e.Outcome.Bad() {
+				failed[e.Key] = true
+			} else if e.Kind == testindex.Test && e.Outcome == testindex.Passed {
+				passed[e.Key] = true
+			}
+		}
+	}
+	flaky := map[[2]string]bool{}
+	for _, t := range run.Flaky {
+		flaky[[2]string{t.Classname, t.Name}] = true
+	}
+	for i, e := range run.index.Entries {
+		switch {
+		case e.Kind != testindex.Test:
+		case e.Outcome.Bad() && passed[e.Key]:
+			run.index.Entries[i].Flaky = true
+		case e.Outcome == testindex.Passed && failed[e.Key]:
+			run.index.Entries[i].Flaky = true
+			if ref := e.Loose(); !flaky[ref] {
+				flaky[ref] = true
+				run.Flaky = append(run.Flaky, TestRef{Name: e.Name, Classname: ref[0]})
+			}
+		}
+	}
+}

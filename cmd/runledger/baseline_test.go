@@ -143,3 +143,34 @@ func TestReportBaselineUnusable(t *testing.T) {
 		}
 	}
 }
+
+// TestReportRetriesAreFlaky: with --retries, a test failing now that passed
+// in an earlier attempt is flaky, whatever the base says; and a test that
+// failed in an earlier attempt and passes now is listed as flaky.
+func TestReportRetriesAreFlaky(t *testing.T) {
+	dir, flag := t.TempDir(), filepath.Join(t.TempDir(), "tried")
+	script := `if [ -f ` + flag + ` ]; then x=PASS y=FAIL; else touch ` + flag + `; x=FAIL y=PASS; fi
+printf '=== RUN   TestX\n--- %s: TestX (0.00s)\n=== RUN   TestY\n--- %s: TestY (0.00s)\nFAIL\nFAIL\texample.com/p\t0.01s\n' $x $y
+exit 1`
+	if code, _, stderr := runApp(t, dir, "", "run", "--quiet", "--name", "unit", "--retries", "1", "--", "sh", "-c", script); code != 1 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	code, out, stderr := runApp(t, dir, "", "report", "--format", "json", "--baseline", dir)
+	if code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, stderr)
+	}
+	var env report.Envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatal(err)
+	}
+	run := env.Runs[0]
+	if len(run.Summary.Failures) != 1 || run.Summary.Failures[0].Name != "TestY" || run.Summary.Failures[0].Origin != "flaky" {
+		t.Errorf("failures %+v, want TestY flaky", run.Summary.Failures)
+	}
+	if len(run.Flaky) != 1 || run.Flaky[0].Name != "TestX" {
+		t.Errorf("flaky %+v, want TestX (failed in attempt 1, passes in 2)", run.Flaky)
+	}
+	if env.Regressions == nil || *env.Regressions != 0 {
+		t.Errorf("regressions %v, want 0: a flaky failure is not a regression", env.Regressions)
+	}
+}
