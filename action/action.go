@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/runledger/runledger/artifact"
+	"github.com/runledger/runledger/baseline"
 	"github.com/runledger/runledger/capture"
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/record"
@@ -42,12 +43,14 @@ type Uploader interface {
 	Upload(ctx context.Context, name string, files []artifact.File) (*artifact.Result, error)
 }
 
-// Publisher writes to the pull request and reads the run's artifacts.
+// Publisher writes to the pull request and reads the run's artifacts, and
+// the base commit's (baseline.Actions).
 type Publisher interface {
 	FindPR(ctx context.Context) (publish.PRRef, error)
 	Aggregate(ctx context.Context, pr int, secs []publish.Section) (publish.Result, error)
 	RunArtifacts(ctx context.Context, runID int64) (map[string]int64, error)
 	ArtifactURL(runID, artifactID int64) string
+	baseline.Actions
 }
 
 var (
@@ -72,7 +75,7 @@ func Run(ctx context.Context, env Env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rep, err := s.report(last)
+	rep, err := s.report(ctx, last)
 	if err != nil {
 		return 0, err
 	}
@@ -104,14 +107,21 @@ func (s *step) capture() (int, *record.Record, error) {
 
 // report builds the envelope of the runs to publish: mode run's own run,
 // or every run in dir.
-func (s *step) report(last *record.Record) (*report.Envelope, error) {
+func (s *step) report(ctx context.Context, last *record.Record) (*report.Envelope, error) {
 	var names []string
 	if last != nil {
 		names = []string{last.Name}
 	}
-	env, err := report.Build(s.st, report.Options{Names: names})
+	var base *report.Baselines
+	if last == nil || last.Status != record.StatusCancelled { // a cancelled step has no time to look
+		base = s.baselines(ctx, s.runNames(names))
+	}
+	env, err := report.Build(s.st, report.Options{Names: names, Baseline: base})
 	if err != nil {
 		return nil, err
+	}
+	for _, err := range report.SaveIndexes(s.st, env) {
+		s.warnf("%v", err)
 	}
 	s.out.reportPath = filepath.Join(s.st.Dir, "report.json")
 	if s.imageWarning != "" {

@@ -71,6 +71,19 @@ func (p *fakePublisher) RunArtifacts(context.Context, int64) (map[string]int64, 
 
 func (p *fakePublisher) ArtifactURL(runID, id int64) string { return "" }
 
+func (p *fakePublisher) WorkflowRuns(context.Context, string, publish.RunQuery) ([]publish.WorkflowRun, error) {
+	p.c.add("list runs")
+	return nil, errors.New("no runs in this test")
+}
+
+func (p *fakePublisher) Artifacts(context.Context, int64) ([]publish.Artifact, error) {
+	return nil, errors.New("no artifacts in this test")
+}
+
+func (p *fakePublisher) OpenArtifact(context.Context, int64) (*artifact.Reader, error) {
+	return nil, errors.New("no artifacts in this test")
+}
+
 var _ Uploader = fakeUploader{}
 var _ Publisher = (*fakePublisher)(nil)
 

@@ -128,13 +128,14 @@ func commandEnv(environ []string) []string {
 
 // finish writes the outputs and decides the step's exit status: the
 // command's (fail-on: failure), and 1 for a report that did not pass
-// whatever the command's own status.
+// whatever the command's own status; with fail-on: regression, 0 when
+// every failure is known to be pre-existing or flaky.
 func (s *step) finish(env *report.Envelope, code int) int {
 	if s.in.mode == "report" && len(env.Runs) == 1 && env.Runs[0].ExitCode != nil {
 		code = *env.Runs[0].ExitCode // the one run published: its status is the step's, as in mode run
 	}
 	out := publish.Outputs{Status: env.Status, ReportJSON: s.out.reportPath, CommentURL: s.out.commentURL,
-		ArtifactID: s.out.artifactID, ArtifactURL: s.out.artifactURL}
+		ArtifactID: s.out.artifactID, ArtifactURL: s.out.artifactURL, Regressions: regressionsOutput(env)}
 	if code >= 0 {
 		out.ExitCode = &code
 	}
@@ -146,6 +147,10 @@ func (s *step) finish(env *report.Envelope, code int) int {
 	}
 	switch {
 	case s.in.failOn == "never" || env.Status == "passed":
+		return 0
+	case s.in.failOn == "regression" && env.Regressions != nil && *env.Regressions == 0:
+		// Only failures the base branch has too: the step passes, the
+		// report and the status output still say failed.
 		return 0
 	case code > 0:
 		return code

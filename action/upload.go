@@ -77,6 +77,11 @@ func (s *step) uploadLogs(ctx context.Context, env *report.Envelope, name string
 // artifactName is the artifact-name input, or one derived from the job and
 // the run name (a Docker action cannot see the matrix values).
 func (s *step) artifactName() (string, error) {
+	return s.artifactNameFor(s.env.Getenv("GITHUB_RUN_ATTEMPT"))
+}
+
+// artifactNameFor is the artifact's name on run attempt attempt.
+func (s *step) artifactNameFor(attempt string) (string, error) {
 	in := s.in
 	if in.artifactName != "" {
 		return artifact.SanitizeName(in.artifactName), nil
@@ -95,7 +100,7 @@ func (s *step) artifactName() (string, error) {
 		b, _ := json.Marshal(parts)
 		matrix = string(b)
 	}
-	name, err := artifact.DefaultName(s.env.Getenv("GITHUB_JOB"), matrix, s.env.Getenv("GITHUB_RUN_ATTEMPT"))
+	name, err := artifact.DefaultName(s.env.Getenv("GITHUB_JOB"), matrix, attempt)
 	return name, err // DefaultName sanitises
 }
 

@@ -8,12 +8,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runledger/runledger/baseline"
 	"github.com/runledger/runledger/report"
 )
 
 // ReportInput selects run names.
 type ReportInput struct {
-	Names []string `json:"names,omitempty" jsonschema:"report only these run names; default all"`
+	Names    []string `json:"names,omitempty" jsonschema:"report only these run names; default all"`
+	Baseline string   `json:"baseline,omitempty" jsonschema:"compare each run's failures with the runs of the same names in this run store, report envelope or test index (a path); each failure then has an origin: new, pre_existing, new_test, flaky or unknown"`
 }
 
 // ReportOutput is the runledger.report/v1 envelope, cut to the result
@@ -24,10 +26,15 @@ type ReportOutput struct {
 }
 
 func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportInput) (*mcp.CallToolResult, ReportOutput, error) {
-	env, err := report.Build(t.store, report.Options{Names: in.Names})
+	opts := report.Options{Names: in.Names}
+	if in.Baseline != "" {
+		opts.Baseline = baseline.Local(in.Baseline)
+	}
+	env, err := report.Build(t.store, opts)
 	if err != nil {
 		return nil, ReportOutput{}, err
 	}
+	report.SaveIndexes(t.store, env) // best effort: the report stands without the files
 	if len(in.Names) > 0 && len(env.Runs) == 0 {
 		return nil, ReportOutput{}, fmt.Errorf("names %q: no run with those names in %s", in.Names, t.store.Dir)
 	}
@@ -42,6 +49,11 @@ func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportInput
 func envText(e *report.Envelope, leftOut []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "status: %s (%d runs, %d superseded)\n", e.Status, len(e.Runs), len(e.Superseded))
+	if e.Regressions != nil {
+		fmt.Fprintf(&b, "regressions: %d\n", *e.Regressions)
+	} else {
+		b.WriteString("regressions: unknown\n")
+	}
 	for _, w := range e.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
@@ -69,8 +81,15 @@ func runText(b *strings.Builder, r report.Run) {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(b, "  warning: %s\n", w)
 	}
+	if bl := r.Baseline; bl != nil {
+		b.WriteString("  " + baselineText(bl) + "\n")
+	}
 	for _, f := range r.Summary.Failures {
-		fmt.Fprintf(b, "  failed: %s %s\n", f.Name, f.Message)
+		origin := ""
+		if f.Origin != "" {
+			origin = " [" + f.Origin + "]"
+		}
+		fmt.Fprintf(b, "  failed: %s%s %s\n", f.Name, origin, f.Message)
 	}
 	for _, x := range r.Excerpts {
 		why := x.Reason
@@ -123,4 +142,21 @@ func indent(text string) string {
 	}
 	text = strings.TrimSuffix(text, "\n")
 	return "    " + strings.ReplaceAll(text, "\n", "\n    ") + "\n"
+}
+
+// baselineText says what a run was compared with, or why it was not.
+func baselineText(bl *report.Baseline) string {
+	if bl.State != "compared" {
+		return "baseline: unavailable: " + bl.Reason
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "baseline: compared with run %s", bl.RunID)
+	if bl.Commit != "" {
+		fmt.Fprintf(&b, " at %s", bl.Commit)
+	}
+	fmt.Fprintf(&b, " (%d tests); missing %d, fixed %d", bl.Tests, bl.Missing, len(bl.Fixed)+bl.FixedOmitted)
+	if bl.Note != "" {
+		b.WriteString("; " + bl.Note)
+	}
+	return b.String()
 }

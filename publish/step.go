@@ -115,6 +115,8 @@ type Outputs struct {
 	CommentURL  string
 	ArtifactID  string
 	ArtifactURL string
+	// Regressions is the count of new failures, "" when unknown.
+	Regressions string
 }
 
 // outputDelimiter is the fixed heredoc delimiter go-githubactions uses; a
@@ -131,7 +133,7 @@ func (s *Step) WriteOutputs(o Outputs) error {
 	kv := [][2]string{
 		{"status", o.Status}, {"exit-code", exit}, {"timed-out", strconv.FormatBool(o.TimedOut)},
 		{"report-json", o.ReportJSON}, {"comment-url", o.CommentURL},
-		{"artifact-id", o.ArtifactID}, {"artifact-url", o.ArtifactURL},
+		{"artifact-id", o.ArtifactID}, {"artifact-url", o.ArtifactURL}, {"regressions", o.Regressions},
 	}
 	if s.getenv("GITHUB_OUTPUT") == "" {
 		return errors.New("step outputs: GITHUB_OUTPUT is unset")

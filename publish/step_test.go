@@ -74,7 +74,7 @@ func TestWriteOutputs(t *testing.T) {
 	}
 	got := parseOutputFile(t, readFile(t, path))
 	want := map[string]string{"status": "timed_out", "exit-code": "", "timed-out": "true", "report-json": ".runledger/report.json",
-		"comment-url": "https://ghes.example/o/r/pull/2#issuecomment-1", "artifact-id": "42", "artifact-url": "https://ghes.example/o/r/actions/runs/1/artifacts/42"}
+		"comment-url": "https://ghes.example/o/r/pull/2#issuecomment-1", "artifact-id": "42", "artifact-url": "https://ghes.example/o/r/actions/runs/1/artifacts/42", "regressions": ""}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("outputs %v\nwant    %v", got, want)
 	}

@@ -50,7 +50,7 @@ func BenchmarkJUnit100k(b *testing.B) {
 	var most uint64
 	for b.Loop() {
 		most = max(most, allocated(func() {
-			s, _, w := readJUnit([]string{path})
+			s, _, _, w := readJUnit([]string{path})
 			if *s.Tests != 100000 || *s.Failed != 100 || len(w) > 0 {
 				b.Fatalf("tests %d failed %d warnings %v", *s.Tests, *s.Failed, w)
 			}

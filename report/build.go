@@ -26,6 +26,8 @@ type Options struct {
 	Excerpt excerpt.Options
 	// Artifact names the uploaded artifact the logs live in, if any.
 	Artifact string
+	// Baseline, when set, is what each run's failures are compared with.
+	Baseline *Baselines
 }
 
 // Build reads the store and assembles the envelope. It fails only when the
@@ -42,12 +44,15 @@ func Build(st *store.Store, opts Options) (*Envelope, error) {
 	}
 	for _, attempts := range byName(recs, opts.Names) {
 		latest := attempts[len(attempts)-1]
-		env.Runs = append(env.Runs, buildRun(st, latest, opts))
+		run := buildRun(st, latest, opts)
+		retried(st, &run, attempts[:len(attempts)-1])
+		env.Runs = append(env.Runs, run)
 		for _, r := range attempts[:len(attempts)-1] {
 			env.Superseded = append(env.Superseded, supersede(st, r, opts.Artifact))
 		}
 	}
 	env.Status = overall(env.Runs, len(problems) > 0)
+	compareAll(env, opts.Baseline)
 	return env, nil
 }
 
@@ -105,7 +110,7 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	if early {
 		go func() { exDone <- excerpts(dir, r, opts.Excerpt, &exWarnings) }()
 	}
-	run.Summary, run.Flaky = summarize(dir, r, opts.JUnit, &run.Warnings)
+	run.Summary, run.Flaky, run.index = summarize(dir, r, opts.JUnit, &run.Warnings)
 	switch {
 	case early:
 		run.Excerpts = <-exDone
@@ -121,6 +126,10 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	if run.Status == string(record.StatusPassed) && !runPassed(r, run) {
 		run.Status = "unverified"
 	}
+	if run.index == nil {
+		run.index = wholeRun(run.Status)
+	}
+	describe(run.index, r, &run)
 	return run
 }
 

@@ -235,7 +235,7 @@ func TestJUnitTooBig(t *testing.T) {
 	}
 	fmt.Fprint(f, `<testcase name="Bad" classname="pkg"><failure message="boom">trace</failure></testcase></testsuite></testsuites>`)
 	f.Close()
-	s, _, w := readJUnit([]string{path})
+	s, _, _, w := readJUnit([]string{path})
 	if len(w) != 0 || *s.Tests != n+1 || *s.Failed != 1 || s.Failures[0].Name != "Bad" || s.Failures[0].Message != "boom" {
 		t.Fatalf("warnings %v tests %d failed %d", w, *s.Tests, *s.Failed)
 	}
@@ -243,7 +243,7 @@ func TestJUnitTooBig(t *testing.T) {
 	g, _ := os.Create(junk)
 	g.Truncate(maxJUnitBytes + 1)
 	g.Close()
-	if _, _, w := readJUnit([]string{junk}); len(w) != 1 || !strings.Contains(w[0], "does not parse") {
+	if _, _, _, w := readJUnit([]string{junk}); len(w) != 1 || !strings.Contains(w[0], "does not parse") {
 		t.Fatalf("a malformed big file: warnings %v", w)
 	}
 }

@@ -1,6 +1,9 @@
 package report
 
-import "github.com/runledger/runledger/report/excerpt"
+import (
+	"github.com/runledger/runledger/report/excerpt"
+	"github.com/runledger/runledger/report/testindex"
+)
 
 // Schema is the value of Envelope.Schema.
 const Schema = "runledger.report/v1"
@@ -13,6 +16,10 @@ type Envelope struct {
 	Runs       []Run        `json:"runs"`
 	Superseded []Superseded `json:"superseded"`
 	Warnings   []string     `json:"warnings,omitempty"`
+	// Regressions counts the latest runs' failing tests whose origin is
+	// new or new_test; null when a run that did not pass could not be
+	// compared with a baseline, so nobody can say.
+	Regressions *int `json:"regressions"`
 	// Omitted counts what a size budget left out; never status rows.
 	Omitted *Omitted `json:"omitted,omitempty"`
 }
@@ -33,7 +40,52 @@ type Run struct {
 	Flaky       []TestRef      `json:"flaky,omitempty"`
 	Excerpts    []Excerpt      `json:"excerpts"`
 	Logs        map[string]Log `json:"logs"`
-	Warnings    []string       `json:"warnings,omitempty"`
+	// Tests points at the run's test index (package report/testindex).
+	Tests *TestsRef `json:"tests_index,omitempty"`
+	// Baseline says what the run was compared with; absent when no
+	// baseline was asked for.
+	Baseline *Baseline `json:"baseline,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
+
+	index *testindex.Index // every test of the run; SaveIndexes writes it
+}
+
+// TestsRef is where a run's test index is: File in the run's directory
+// (and artifact), Path on this machine.
+type TestsRef struct {
+	File    string `json:"file"`
+	Path    string `json:"path,omitempty"`
+	Entries int    `json:"entries"`
+	SHA256  string `json:"sha256"`
+}
+
+// Baseline is a run compared with its base: the run of the same name on
+// the base commit.
+type Baseline struct {
+	State  string `json:"state"` // "compared" or "unavailable"
+	Reason string `json:"reason,omitempty"`
+	// Commit is the commit the base run ran on; when it is not the base
+	// commit itself (no run there), Note says which was taken instead.
+	Commit string `json:"commit,omitempty"`
+	// RunID is the base run's id; WorkflowRunID its GitHub workflow run
+	// and URL that run's page, when known.
+	RunID         string `json:"run_id,omitempty"`
+	WorkflowRunID string `json:"workflow_run_id,omitempty"`
+	URL           string `json:"url,omitempty"`
+	Note          string `json:"note,omitempty"`
+	// Tests is the base run's test count; Missing counts tests that ran on
+	// the base and not here (MissingTests names the first); Fixed names
+	// tests that failed on the base and pass here (FixedOmitted counts the
+	// rest).
+	Tests        int       `json:"tests"`
+	Missing      int       `json:"missing"`
+	MissingTests []TestRef `json:"missing_tests,omitempty"`
+	Fixed        []TestRef `json:"fixed"`
+	FixedOmitted int       `json:"fixed_omitted,omitempty"`
+	// Origins counts the run's failing tests by origin; Regressions the
+	// new and new_test ones, null when they cannot be known.
+	Origins     map[string]int `json:"origins,omitempty"`
+	Regressions *int           `json:"regressions"`
 }
 
 // Summary is a test count with its provenance. Counts are present only when
@@ -64,12 +116,17 @@ type Failure struct {
 	Line      int    `json:"line,omitempty"`
 	Message   string `json:"message,omitempty"`
 	Span      *Span  `json:"span,omitempty"`
+	// Origin compares the failure with the baseline: new, pre_existing,
+	// new_test, flaky or unknown; absent when no baseline was asked for.
+	Origin string `json:"origin,omitempty"`
 }
 
 // TestRef names a test, e.g. one that failed and then passed on retry.
 type TestRef struct {
 	Name      string `json:"name"`
 	Classname string `json:"classname,omitempty"`
+	Suite     string `json:"suite,omitempty"`
+	File      string `json:"file,omitempty"`
 }
 
 // Span is a byte range [Start, End) of a stream, in original offsets.

@@ -50,7 +50,7 @@ func FuzzJUnit(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(t.TempDir(), "j.xml")
 		os.WriteFile(path, data, 0o644)
-		s, _, _ := readJUnit([]string{path})
+		s, _, _, _ := readJUnit([]string{path})
 		if *s.Tests != *s.Passed+*s.Failed+*s.Skipped+*s.Errors {
 			t.Fatalf("counts do not add up: %d != %d+%d+%d+%d", *s.Tests, *s.Passed, *s.Failed, *s.Skipped, *s.Errors)
 		}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	junit "github.com/joshdk/go-junit"
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // maxJUnitBytes bounds a JUnit file given to go-junit, which builds the
@@ -43,7 +44,7 @@ func (j *junitTally) add(t junit.Test) {
 // that later passed is returned as flaky. A file that does not parse, or
 // holds no test, is a warning and makes the summary unverifiable: it is
 // never read as "no failures".
-func readJUnit(paths []string) (Summary, []TestRef, []string) {
+func readJUnit(paths []string) (Summary, []TestRef, *testindex.Index, []string) {
 	j := &junitTally{status: map[junitKey]junit.Status{}, failedOnce: map[junitKey]bool{}, failing: map[junitKey]junit.Test{}}
 	var warnings []string
 	for _, p := range paths {
@@ -56,7 +57,7 @@ func readJUnit(paths []string) (Summary, []TestRef, []string) {
 			warnings = append(warnings, fmt.Sprintf("JUnit %s: holds no test case", p))
 		}
 	}
-	return j.summary(), j.flaky(), warnings
+	return j.summary(), j.flaky(), j.index(), warnings
 }
 
 // visitJUnit hands each test case of a file to visit: through go-junit,

@@ -7,24 +7,25 @@ import (
 
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report/runners"
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // summarize finds the best test count for a run and says how far it can be
 // trusted. JUnit the run wrote comes first; else a runner summary read from
 // the combined log; else nothing, and no numbers.
-func summarize(dir string, r *record.Record, extra []string, warnings *[]string) (Summary, []TestRef) {
+func summarize(dir string, r *record.Record, extra []string, warnings *[]string) (Summary, []TestRef, *testindex.Index) {
 	var attributed []string
 	for _, j := range r.JUnit {
 		attributed = append(attributed, filepath.Join(dir, j.Stored))
 	}
 	if len(attributed)+len(extra) > 0 {
-		s, flaky, w := readJUnit(append(attributed, extra...))
+		s, flaky, x, w := readJUnit(append(attributed, extra...))
 		*warnings = append(*warnings, w...)
 		s.Verified, s.Note = junitVerified(r, s, len(extra) > 0, len(w) > 0)
 		if s.Note != "" && !s.Verified {
 			*warnings = append(*warnings, "JUnit summary not verified: "+s.Note)
 		}
-		return s, flaky
+		return s, flaky, x
 	}
 	return runnerSummary(dir, r, warnings)
 }
@@ -60,35 +61,35 @@ func consistent(r *record.Record, s Summary) (bool, string) {
 	return true, ""
 }
 
-func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, []TestRef) {
+func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, []TestRef, *testindex.Index) {
 	none := Summary{Source: runners.SourceNone}
 	out, ok := r.Streams[record.Output]
 	if !ok {
-		return none, nil
+		return none, nil, nil
 	}
 	f, err := os.Open(filepath.Join(dir, out.File))
 	if err != nil {
 		*warnings = append(*warnings, "summary: "+err.Error())
-		return none, nil
+		return none, nil, nil
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
 		*warnings = append(*warnings, "summary: "+err.Error())
-		return none, nil
+		return none, nil, nil
 	}
 	rs, err := runners.Check(f, info.Size())
 	if err != nil {
 		*warnings = append(*warnings, "summary: "+err.Error())
-		return none, nil
+		return none, nil, nil
 	}
 	if rs.Source == runners.SourceNone {
 		none.Note = "no known runner summary in the output; counts are not guessed"
-		return none, nil
+		return none, nil, nil
 	}
 	s := fromRunner(rs.Summary, out)
 	s.Verified, s.Note = runnerVerified(rs, info.Size(), out, r, s)
-	return s, convertRefs(rs.Flaky)
+	return s, convertRefs(rs.Flaky), runnerIndex(rs.Index)
 }
 
 func runnerVerified(rs runners.Checked, size int64, out *record.Stream, r *record.Record, s Summary) (bool, string) {

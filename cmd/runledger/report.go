@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/runledger/runledger/baseline"
 	"github.com/runledger/runledger/capture"
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/report/render"
@@ -19,12 +20,14 @@ type reportOptions struct {
 	maxBytes int
 	junit    []string
 	names    []string
+	baseline string
 }
 
 // addReportFlags are shared by `report` and `run --report`.
 func addReportFlags(fs *flag.FlagSet, o *reportOptions) {
 	fs.StringVar(&o.format, "format", "markdown", "report `format`: markdown or json")
 	fs.IntVar(&o.maxBytes, "max-bytes", render.TerminalBudget, fmt.Sprintf("bound on the Markdown body in `bytes` (at most %d)", render.MaxBudget))
+	fs.StringVar(&o.baseline, "baseline", "", "compare each run's failures with the runs of the same names in this run store, report envelope or test index (`path`)")
 }
 
 func (o *reportOptions) validate() error {
@@ -79,9 +82,19 @@ func (a *app) report(o *reportOptions) error {
 		}
 		junit = append(junit, m...)
 	}
-	env, err := report.Build(st, report.Options{Names: o.names, JUnit: junit})
+	opts := report.Options{Names: o.names, JUnit: junit}
+	if o.baseline != "" {
+		opts.Baseline = baseline.Local(o.baseline)
+		if opts.Baseline.Reason != "" {
+			fmt.Fprintf(a.stderr, "runledger report: no baseline to compare with: %s\n", opts.Baseline.Reason)
+		}
+	}
+	env, err := report.Build(st, opts)
 	if err != nil {
 		return err
+	}
+	for _, err := range report.SaveIndexes(st, env) {
+		fmt.Fprintf(a.stderr, "runledger report: %v\n", err)
 	}
 	return a.render(env, o)
 }

@@ -24,6 +24,9 @@ type Options struct {
 	OldFormat    bool   // no block hashes, as artifacts written before them
 	NoManifest   bool   // no manifest at all, as a zip made by hand
 	TamperAt     int64  // change this byte of stdout.log after hashing it; 0 for none
+	// WrongSHA256 names an entry (by its file name, e.g. "tests.tsv.gz")
+	// whose manifest sha256 is not its bytes'.
+	WrongSHA256 string
 }
 
 // ZipRun writes the run directory runDir as artifact.RunFiles lays it out
@@ -52,6 +55,9 @@ func ZipRun(t testing.TB, runDir, id string, o Options) string {
 		if !o.OldFormat {
 			e.Blocks, e.BlocksSHA256, _ = artifact.HashBlocks(bytes.NewReader(data))
 			e.BlockSize = artifact.HashBlockSize
+		}
+		if o.WrongSHA256 != "" && strings.HasSuffix(file.Name, "/"+o.WrongSHA256) {
+			e.SHA256 = strings.Repeat("0", 64)
 		}
 		if strings.HasSuffix(file.Name, "/stdout.log") {
 			if o.StdoutSHA256 != "" {

@@ -23,6 +23,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, key string, para
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest", "status": "401"})
 		return
 	}
+	if s.actionsDenied(w, key, tok) {
+		return
+	}
 	pr, _ := strconv.Atoi(params["issue_number"])
 	id, _ := strconv.ParseInt(params["comment_id"], 10, 64)
 	switch key {
@@ -40,6 +43,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, key string, para
 		s.deleteComment(w, tok, login, id)
 	case RouteArtifacts:
 		s.listArtifacts(w, r, params)
+	case RouteWorkflowRuns, RouteRepoRuns:
+		s.listRuns(w, r, key, params)
+	case RouteArtifactZip:
+		s.downloadArtifact(w, params)
 	default:
 		s.t.Errorf("fake serves no %s", key)
 		w.WriteHeader(http.StatusNotImplemented)
@@ -53,15 +60,17 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func forbidden(w http.ResponseWriter) {
-	writeJSON(w, http.StatusForbidden, map[string]any{
-		"message":           "Resource not accessible by integration",
-		"documentation_url": "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
-		"status":            "403",
-	})
+	forbiddenAt(w, "https://docs.github.com/rest/issues/comments#create-an-issue-comment")
 }
 
-func notFound(w http.ResponseWriter) {
-	writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest", "status": "404"})
+func forbiddenAt(w http.ResponseWriter, doc string) {
+	writeJSON(w, http.StatusForbidden, map[string]any{"message": "Resource not accessible by integration", "documentation_url": doc, "status": "403"})
+}
+
+func notFound(w http.ResponseWriter) { notFoundAt(w, "https://docs.github.com/rest") }
+
+func notFoundAt(w http.ResponseWriter, doc string) {
+	writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": doc, "status": "404"})
 }
 
 // example is a fresh copy of one of the description's examples, so answers
@@ -134,7 +143,8 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, params map
 }
 
 // page reads per_page (30 by default, at most 100) and page, sets the Link
-// header to the next page as GitHub does, and returns the slice bounds.
+// header as GitHub does (prev, next, last, first, each when it applies) and
+// returns the slice bounds.
 func (s *Server) page(w http.ResponseWriter, r *http.Request, n int) (lo, hi int) {
 	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
 	if per <= 0 {
@@ -143,41 +153,48 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, n int) (lo, hi int
 	per = min(per, 100)
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	page = max(page, 1)
-	lo, hi = min((page-1)*per, n), min(page*per, n)
-	if hi < n {
-		next := *r.URL
-		q := next.Query()
-		q.Set("page", strconv.Itoa(page+1))
-		next.RawQuery = q.Encode()
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.srv.URL, next.RequestURI()))
+	last := max((n+per-1)/per, 1)
+	var links []string
+	link := func(p int, rel string) {
+		u := *r.URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(p))
+		u.RawQuery = q.Encode()
+		links = append(links, fmt.Sprintf(`<%s%s>; rel="%s"`, s.srv.URL, u.RequestURI(), rel))
 	}
-	return lo, hi
+	if page > 1 {
+		link(min(page-1, last), "prev")
+	}
+	if page < last {
+		link(page+1, "next")
+		link(last, "last")
+	}
+	if page > 1 {
+		link(1, "first")
+	}
+	if len(links) > 0 {
+		w.Header().Set("Link", strings.Join(links, ", "))
+	}
+	return min((page-1)*per, n), min(page*per, n)
 }
 
 // listArtifacts answers as GitHub's "list workflow run artifacts" does,
 // name filter included.
 func (s *Server) listArtifacts(w http.ResponseWriter, r *http.Request, params map[string]string) {
-	run, _ := strconv.ParseInt(params["run_id"], 10, 64)
+	id, _ := strconv.ParseInt(params["run_id"], 10, 64)
 	s.mu.Lock()
-	var all []Artifact
-	for _, a := range s.artifacts[run] {
+	var all []artifact
+	for _, a := range s.artifacts[id] {
 		if name := r.URL.Query().Get("name"); name == "" || a.Name == name {
 			all = append(all, a)
 		}
 	}
+	run := s.run(id)
 	s.mu.Unlock()
 	lo, hi := s.page(w, r, len(all))
 	out := []any{}
-	repo := params["owner"] + "/" + params["repo"]
 	for _, a := range all[lo:hi] {
-		api := fmt.Sprintf("%s%s/repos/%s/actions/artifacts/%d", s.srv.URL, s.prefix, repo, a.ID)
-		out = append(out, map[string]any{
-			"id": a.ID, "node_id": fmt.Sprintf("MDg6QXJ0aWZhY3Q%d", a.ID), "name": a.Name, "size_in_bytes": 1024,
-			"url": api, "archive_download_url": api + "/zip", "expired": a.Expired,
-			"created_at": "2026-11-30T01:00:00Z", "expires_at": "2027-02-28T01:00:00Z", "updated_at": "2026-11-30T01:00:00Z",
-			"digest": nil, "workflow_run": map[string]any{"id": run, "repository_id": 1, "head_repository_id": 1,
-				"head_branch": "feature", "head_sha": "0123456789abcdef0123456789abcdef01234567"},
-		})
+		out = append(out, s.artifactJSON(params, a, run))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(all), "artifacts": out})
 }

@@ -1,8 +1,10 @@
 // Package fakegithub is a strict fake of GitHub's REST API for tests: an
-// httptest server holding issue comments in memory that serves exactly the
-// endpoints runledger's publisher uses, and checks every request (and its own
-// answers) against GitHub's OpenAPI description (github-openapi.json, trimmed
-// from @octokit/openapi by publish/testdata/gen/trim-openapi.mjs).
+// httptest server holding issue comments, workflow runs and artifacts in
+// memory that serves exactly the endpoints runledger uses (the publisher's,
+// and the baseline lookup's run listings and artifact downloads, with the
+// signed blob storage those redirect to), and checks every API request (and
+// its own answers) against GitHub's OpenAPI description (github-openapi.json,
+// trimmed from @octokit/openapi by publish/testdata/gen/trim-openapi.mjs).
 //
 // A request GitHub would reject, and an answer GitHub would not give, fail
 // the test that owns the server. It lives in its own package so that tests in
@@ -44,6 +46,13 @@ const (
 	RoutePulls  = "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls"
 	// RouteArtifacts lists a workflow run's artifacts.
 	RouteArtifacts = "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts"
+	// RouteWorkflowRuns lists a workflow's runs; workflow_id is its id or
+	// file name ("ci.yml").
+	RouteWorkflowRuns = "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs"
+	// RouteRepoRuns lists the runs of every workflow of the repository.
+	RouteRepoRuns = "GET /repos/{owner}/{repo}/actions/runs"
+	// RouteArtifactZip redirects to an artifact's archive (RouteBlob).
+	RouteArtifactZip = "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}"
 )
 
 // Tokens the fake knows; any other is answered 401. An installation token
@@ -100,9 +109,14 @@ type Server struct {
 	comments  map[int][]*Comment // by pull request number
 	nextID    int64
 	pulls     map[string][]Pull    // by commit sha
-	artifacts map[int64][]Artifact // by workflow run id
-	calls     map[string]int       // by route
-	faults    map[string][]Fault   // consumed in order per route
+	artifacts map[int64][]artifact // by workflow run id
+	runs      []WorkflowRun
+	workflows map[string]int64 // workflow id by file path
+	denied    map[string]bool  // tokens DenyActions refuses
+	blobKey   []byte           // signs blob URLs
+	blob      BlobStats
+	calls     map[string]int     // by route
+	faults    map[string][]Fault // consumed in order per route
 	latency   func() time.Duration
 	// foreignEdits counts writes to comments not authored by the caller.
 	foreignEdits int
@@ -120,7 +134,8 @@ func New(t testing.TB, prefix string) *Server {
 	}
 	s := &Server{
 		t: t, prefix: prefix, doc: doc, nextID: 1000,
-		comments: map[int][]*Comment{}, pulls: map[string][]Pull{}, artifacts: map[int64][]Artifact{},
+		comments: map[int][]*Comment{}, pulls: map[string][]Pull{}, artifacts: map[int64][]artifact{},
+		workflows: map[string]int64{}, denied: map[string]bool{}, blobKey: blobKey(),
 		calls: map[string]int{}, faults: map[string][]Fault{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -141,13 +156,10 @@ type Artifact struct {
 	Expired bool
 }
 
-// AddArtifact records an artifact of workflow run runID and returns its id.
+// AddArtifact records an artifact of workflow run runID whose archive is an
+// empty zip and returns its id.
 func (s *Server) AddArtifact(runID int64, name string, expired bool) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nextID++
-	s.artifacts[runID] = append(s.artifacts[runID], Artifact{ID: s.nextID, Name: name, Expired: expired})
-	return s.nextID
+	return s.AddArtifactZip(runID, name, emptyZip, expired)
 }
 
 // URL is the server's root, without the API prefix.
@@ -243,6 +255,9 @@ func (s *Server) AddComment(pr int, user, body string) int64 {
 // serve validates the request against the spec, applies any injected fault,
 // then answers like GitHub.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if s.serveBlob(w, r) {
+		return
+	}
 	// A server-side URL has no scheme or host; the router matches servers.
 	r.URL.Scheme, r.URL.Host = "http", r.Host
 	route, params, err := s.router.FindRoute(r)
@@ -271,12 +286,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(ft.Delay)
 	}
 	if ft != nil && ft.Status != 0 {
-		for k, v := range ft.Header {
-			rec.Header().Set(k, v)
-		}
-		rec.Header().Set("Content-Type", "application/json; charset=utf-8")
-		rec.WriteHeader(ft.Status)
-		io.WriteString(rec, ft.Body)
+		writeFault(rec, ft)
 	} else {
 		s.answer(rec, r, key, params, body)
 	}
@@ -286,6 +296,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(rec.Code)
 	w.Write(rec.Body.Bytes())
+}
+
+func writeFault(w http.ResponseWriter, ft *Fault) {
+	for k, v := range ft.Header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(ft.Status)
+	io.WriteString(w, ft.Body)
 }
 
 // take counts the call, keeps its body and dequeues the route's next fault.

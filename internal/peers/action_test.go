@@ -265,7 +265,7 @@ func readText(t *testing.T, path string) string {
 	return string(b)
 }
 
-var outputNames = []string{"status", "exit-code", "timed-out", "report-json", "comment-url", "artifact-id", "artifact-url"}
+var outputNames = []string{"status", "exit-code", "timed-out", "report-json", "comment-url", "artifact-id", "artifact-url", "regressions"}
 
 func TestActionEntrypoint(t *testing.T) {
 	tests := []struct {

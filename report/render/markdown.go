@@ -89,7 +89,8 @@ func MayShowLogs(r report.Run) bool { return hasSection(r, len(r.Excerpts)) }
 // hasSection: a run gets a section when it did not pass, counts failures
 // or errors, or has excerpts to show (for a passing run, ones cut to fit).
 func hasSection(r report.Run, excerpts int) bool {
-	return r.Status != "passed" || positive(r.Summary.Failed) || positive(r.Summary.Errors) || excerpts > 0
+	return r.Status != "passed" || positive(r.Summary.Failed) || positive(r.Summary.Errors) || excerpts > 0 ||
+		r.Baseline != nil && r.Baseline.Missing > 0 // a partial run must not read as a clean pass
 }
 
 // statusWord is what the status line shows for status: the word itself
@@ -133,7 +134,7 @@ func statusLine(b *strings.Builder, e *report.Envelope) {
 	for i, s := range order {
 		parts[i] = fmt.Sprintf("%d %s", counts[s], statusWord(s))
 	}
-	fmt.Fprintf(b, " · %s: %s\n\n", plural(len(e.Runs), "run"), strings.Join(parts, ", "))
+	fmt.Fprintf(b, " · %s: %s%s\n\n", plural(len(e.Runs), "run"), strings.Join(parts, ", "), regressionsText(e))
 }
 
 // notes warns about an envelope contradicting itself and about cuts.

@@ -102,6 +102,26 @@ func markdownCases() []struct {
 	inconsistent.Runs[0].Summary = junitSummary(50, 50, 0, 0, false)
 	inconsistent.Runs[0].Summary.Note = "JUnit reports no failures but the command exited 1; counts not verified"
 
+	compared := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{fixtureRun("unit", 1, "failed", intp(1)), fixtureRun("lint", 1, "passed", intp(0))}, Regressions: intp(2)}
+	compared.Runs[0].Summary = junitSummary(120, 116, 4, 0, true)
+	compared.Runs[0].Summary.Failures = []report.Failure{
+		{Name: "TestTotal", Classname: "example.com/shop", File: "cart_test.go", Line: 34, Message: "Total(350 units) = 350000, want 297500", Origin: "new"},
+		{Name: "TestCoupon", Classname: "example.com/shop", Message: "coupon expired", Origin: "new_test"},
+		{Name: "TestRetry", Classname: "example.com/shop", Origin: "flaky"},
+		{Name: "TestLegacy", Classname: "example.com/shop", Message: "known bug #12", Origin: "pre_existing"}}
+	compared.Runs[0].Baseline = &report.Baseline{State: "compared", Commit: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", RunID: "r-base",
+		URL: "https://github.example/acme/app/actions/runs/41", Note: "the base commit 6113728 has no completed run of ci.yml; compared with f95f852, the newest on main",
+		Tests: 121, Missing: 2, MissingTests: []report.TestRef{{Name: "TestGone"}, {Name: "TestSkippedHere"}},
+		Fixed: []report.TestRef{{Name: "TestWasBroken"}}, Origins: map[string]int{"new": 1, "new_test": 1, "flaky": 1, "pre_existing": 1}, Regressions: intp(2)}
+	compared.Runs[1].Baseline = &report.Baseline{State: "compared", Commit: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Tests: 40, Missing: 40,
+		MissingTests: []report.TestRef{{Name: "TestA"}}, Fixed: []report.TestRef{}, Regressions: intp(0)}
+
+	unavailable := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []report.Superseded{}}
+	unavailable.Runs[0].Summary = junitSummary(10, 9, 1, 0, true)
+	unavailable.Runs[0].Summary.Failures = []report.Failure{{Name: "TestX", Origin: "unknown"}}
+	unavailable.Runs[0].Baseline = &report.Baseline{State: "unavailable", Fixed: []report.TestRef{},
+		Reason: "the base run 41's artifact runledger-test has expired <!-- runledger:envelope --> @octocat"}
+
 	saysPassed := report.Envelope{Schema: report.Schema, Status: "passed", Runs: []report.Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []report.Superseded{}}
 
 	return []struct {
@@ -118,6 +138,8 @@ func markdownCases() []struct {
 		{"malformed_junit", malformed, Options{}},
 		{"inconsistent_junit", inconsistent, Options{}},
 		{"envelope_contradicts_runs", saysPassed, Options{}},
+		{"baseline_compared", compared, Options{}},
+		{"baseline_unavailable", unavailable, Options{}},
 		{"hostile", hostileEnvelope(), Options{}},
 		{"trimmed", bigEnvelope(2, 12), Options{Budget: 9000}},
 		{"over_budget", bigEnvelope(60, 2), Options{Budget: 4096}},

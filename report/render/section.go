@@ -13,6 +13,7 @@ import (
 // what was left out, and where the full logs are.
 func runSection(b *strings.Builder, r report.Run, dropped []report.Excerpt, artifactURL string) {
 	fmt.Fprintf(b, "#### %s · attempt %d · %s\n\n", CodeSpan(short(r.Name, 100), false), r.Attempt, statusWord(r.Status))
+	baselineLine(b, r)
 	failureList(b, r)
 	for _, x := range byTest(r.Excerpts) {
 		b.WriteString(excerptLabel(x) + "\n\n")
@@ -30,7 +31,11 @@ func failureList(b *strings.Builder, r report.Run) {
 	}
 	const show = 10
 	if len(fs) > 0 {
-		fmt.Fprintf(b, "Failing tests (%d):\n\n", len(fs))
+		fmt.Fprintf(b, "Failing tests (%d%s):\n\n", len(fs), originCounts(r))
+	}
+	commit := ""
+	if r.Baseline != nil {
+		commit = r.Baseline.Commit
 	}
 	for i, f := range fs {
 		if i == show {
@@ -38,6 +43,9 @@ func failureList(b *strings.Builder, r report.Run) {
 			break
 		}
 		line := CodeSpan(short(f.Name, 120), false)
+		if w := originWords(f.Origin, commit); w != "" {
+			line = w + " · " + line
+		}
 		if f.Classname != "" {
 			line += " (" + CodeSpan(short(f.Classname, 120), false) + ")"
 		}

@@ -22,6 +22,12 @@ type attempt struct {
 	failures []Failure
 	omitted  int   // failing tests past maxNamed: counted, not named
 	at       int64 // offset of the line that ended it
+	// name is the unit as a reader knows it across commits (a Go
+	// package), "" when the runner names none; passes are its passing and
+	// skipped tests by name, named whether that is all of them.
+	name   string
+	passes []namedPass
+	named  bool
 }
 
 // maxNamed bounds the failing tests named per result block and per
@@ -275,6 +281,7 @@ func mergePart(s *Summary, p part, first bool) {
 	}
 	s.Runs += len(p.attempts)
 	s.Superseded += len(p.attempts) - len(order)
+	flaky0 := len(s.Flaky)
 	for _, u := range order {
 		fin := p.attempts[last[u]]
 		s.Tests, s.Passed = addp(s.Tests, fin.tests), addp(s.Passed, fin.passed)
@@ -290,6 +297,7 @@ func mergePart(s *Summary, p part, first bool) {
 		}
 		flakyOf(s, p.attempts, u, last[u])
 	}
+	indexPart(&s.Index, p, order, last, s.Flaky[flaky0:])
 }
 
 // flakyOf records tests of unit u that failed before attempt fin but not in

@@ -26,6 +26,8 @@ type goAcc struct {
 	omitted          int                // failing tests past maxNamed, counted but not named
 	decor            map[string]Failure // file, line and message by test name
 	decorLast        string             // the test decorated last
+	passes           []namedPass        // for the test index
+	unnamed          bool               // a pass past maxIndexed was not named
 }
 
 // maxDecor bounds goAcc.decor: file:line output of that many tests still
@@ -117,7 +119,8 @@ func (a *goAcc) close(unit, pkg string, failed bool, why string, l *line) attemp
 	// A package that did not build or set up ran no test: its counts are
 	// known to be zero.
 	known := a.verbose || strings.HasPrefix(why, "[") && a.pass+a.fail+a.skip == 0
-	at := attempt{unit: unit, failed: intp(a.fail), errors: intp(0), at: a.last, omitted: a.omitted}
+	at := attempt{unit: unit, failed: intp(a.fail), errors: intp(0), at: a.last, omitted: a.omitted,
+		name: pkg, passes: a.passes, named: a.verbose && !a.unnamed && a.omitted == 0}
 	if l != nil {
 		at.at = l.start
 	}
@@ -152,6 +155,7 @@ type goParser struct {
 	cur      []byte // test named by the latest === line (-v output)
 	lastFail string // test of the latest --- FAIL line (non-verbose output)
 	inRun    bool   // a === line came after the latest --- line
+	kept     int    // passing tests named for the index so far
 }
 
 func (p *goParser) name() string { return "go" }
@@ -202,6 +206,9 @@ func (p *goParser) feedResult(l *line) bool {
 		return false
 	}
 	p.plain.add(m[1], m[2], l)
+	if m[1] != "FAIL" {
+		p.keep(&p.plain, m[1] == "SKIP", []byte(m[2]))
+	}
 	p.inRun = false
 	if m[1] == "FAIL" {
 		p.lastFail = m[2]
@@ -320,6 +327,7 @@ func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
 		return false, false
 	}
 	p.plain.passed(verdict == "SKIP", name, l)
+	p.keep(&p.plain, verdict == "SKIP", name)
 	p.inRun = false
 	return true, true
 }

@@ -46,6 +46,9 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 			p.pkgs[ev.Package] = acc
 		}
 		acc.add(ev.Action, ev.Test, l)
+		if ev.Action != "fail" {
+			p.keep(acc, ev.Action == "skip", []byte(ev.Test))
+		}
 		acc.verbose = true
 		return true
 	}

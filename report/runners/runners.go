@@ -73,6 +73,8 @@ type Summary struct {
 	// lines between them (see Verify for why that still verifies).
 	Spans []Span `json:"spans,omitempty"`
 	Note  string `json:"note,omitempty"`
+	// Index is every test the log names, with the units that ran them.
+	Index Index `json:"-"`
 }
 
 // Failure is one failing test (or a unit that failed without a failing

@@ -1,4 +1,4 @@
-// trim-openapi.mjs keeps only the operations the publish package calls from
+// trim-openapi.mjs keeps only the operations runledger calls from
 // GitHub's official OpenAPI description, plus every component they reference
 // (transitively), so the fake GitHub in the tests validates requests against
 // the real contract without committing a 13 MB file.
@@ -19,6 +19,9 @@ const keep = {
   "/repos/{owner}/{repo}/commits/{commit_sha}/pulls": ["get"],
   "/user": ["get"],
   "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts": ["get"],
+  "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs": ["get"],
+  "/repos/{owner}/{repo}/actions/runs": ["get"],
+  "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}": ["get"],
 };
 const full = JSON.parse(readFileSync(src, "utf8"));
 const out = {

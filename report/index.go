@@ -1,0 +1,154 @@
+package report
+
+import (
+	"path/filepath"
+
+	junit "github.com/joshdk/go-junit"
+	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/runners"
+	"github.com/runledger/runledger/report/testindex"
+	"github.com/runledger/runledger/store"
+)
+
+// index is the JUnit files' every test: all are named, so the index is
+// complete and has no units.
+func (j *junitTally) index() *testindex.Index {
+	x := &testindex.Index{Header: testindex.Header{Complete: true}}
+	x.Entries = make([]testindex.Entry, 0, len(j.order))
+	for _, k := range j.order {
+		e := testindex.Entry{Kind: testindex.Test, Key: testindex.Key{Class: k.class, Name: k.name}}
+		switch j.status[k] {
+		case junit.StatusFailed:
+			e.Outcome = testindex.Failed
+		case junit.StatusError:
+			e.Outcome = testindex.Errored
+		case junit.StatusSkipped:
+			e.Outcome = testindex.Skipped
+		default:
+			e.Outcome, e.Flaky = testindex.Passed, j.failedOnce[k]
+		}
+		if t, ok := j.failing[k]; ok {
+			e.File = t.Properties["file"]
+		}
+		x.Entries = append(x.Entries, e)
+	}
+	return x
+}
+
+// runnerIndex converts what a runner summary named. A test named twice
+// (a flaky test is also among its unit's passes) is one entry, flaky.
+func runnerIndex(in runners.Index) *testindex.Index {
+	x := &testindex.Index{Header: testindex.Header{Complete: !in.Incomplete}}
+	at := map[testindex.Entry]int{}
+	for _, e := range in.Entries {
+		out := testindex.Entry{Kind: testindex.Test, Outcome: testindex.Outcome(e.Outcome),
+			Key: testindex.Key{Suite: e.Unit, Class: e.Classname, Name: e.Name}}
+		if out.Class == out.Suite {
+			out.Class = ""
+		}
+		if e.Name == "" {
+			out.Kind = testindex.Unit
+			if e.Named {
+				out.Kind = testindex.NamedUnit
+			}
+		}
+		k := out
+		if i, seen := at[k]; seen {
+			x.Entries[i].Flaky = x.Entries[i].Flaky || e.Flaky
+			continue
+		}
+		out.Flaky = e.Flaky
+		at[k] = len(x.Entries)
+		x.Entries = append(x.Entries, out)
+	}
+	return x
+}
+
+// wholeRun is the index of a run that names no test: the run as one unit.
+func wholeRun(status string) *testindex.Index {
+	o := testindex.Passed
+	if status != "passed" {
+		o = testindex.Failed
+	}
+	return &testindex.Index{Entries: []testindex.Entry{{Kind: testindex.Unit, Outcome: o}}}
+}
+
+// describe fills the index's header from the run it is of.
+func describe(x *testindex.Index, r *record.Record, run *Run) {
+	x.Run, x.RunID, x.Status = r.Name, r.ID, run.Status
+	x.Source, x.Verified, x.Tests = run.Summary.Source, run.Summary.Verified, run.Summary.Tests
+	if ci := r.CI; ci != nil {
+		x.Commit, x.CIRunID = ci.SHA, ci.RunID
+		if ci.ServerURL != "" && ci.Repository != "" && ci.RunID != "" {
+			x.URL = ci.ServerURL + "/" + ci.Repository + "/actions/runs/" + ci.RunID
+		}
+	}
+}
+
+// SaveIndexes writes each run's test index into its directory of st, where
+// the artifact and a later --baseline find it, and says where in the
+// envelope. A failure to write is the caller's to say: the report stands
+// without it.
+func SaveIndexes(st *store.Store, env *Envelope) []error {
+	var errs []error
+	for i := range env.Runs {
+		run := &env.Runs[i]
+		if run.index == nil {
+			continue
+		}
+		path := filepath.Join(st.Dir, run.ID, testindex.FileName)
+		sum, err := testindex.WriteFile(path, run.index)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		run.Tests = &TestsRef{File: testindex.FileName, Path: path, Entries: len(run.index.Entries), SHA256: sum}
+	}
+	return errs
+}
+
+// Index is every test of the run, as SaveIndexes writes it; nil for a run
+// read back from JSON.
+func (r *Run) Index() *testindex.Index { return r.index }
+
+// retried marks what earlier attempts of a run (--retries) say of its
+// tests: a test failing now that passed in one is flaky, and so is one
+// passing now that failed in one. Only the earlier attempts' summaries
+// are read, not their excerpts.
+func retried(st *store.Store, run *Run, earlier []*record.Record) {
+	if run.index == nil || len(earlier) == 0 {
+		return
+	}
+	passed, failed := map[testindex.Key]bool{}, map[testindex.Key]bool{}
+	for _, r := range earlier {
+		var ignored []string
+		_, _, x := summarize(filepath.Join(st.Dir, r.ID), r, nil, &ignored)
+		if x == nil {
+			continue
+		}
+		for _, e := range x.Entries {
+			if e.Kind == testindex.Test && e.Outcome.Bad() {
+				failed[e.Key] = true
+			} else if e.Kind == testindex.Test && e.Outcome == testindex.Passed {
+				passed[e.Key] = true
+			}
+		}
+	}
+	flaky := map[[2]string]bool{}
+	for _, t := range run.Flaky {
+		flaky[[2]string{t.Classname, t.Name}] = true
+	}
+	for i, e := range run.index.Entries {
+		switch {
+		case e.Kind != testindex.Test:
+		case e.Outcome.Bad() && passed[e.Key]:
+			run.index.Entries[i].Flaky = true
+		case e.Outcome == testindex.Passed && failed[e.Key]:
+			run.index.Entries[i].Flaky = true
+			if ref := e.Loose(); !flaky[ref] {
+				flaky[ref] = true
+				run.Flaky = append(run.Flaky, TestRef{Name: e.Name, Classname: ref[0]})
+			}
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package render
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/runledger/runledger/report"
+)
+
+// originWords says a failure's origin as a reader asks it: did this change
+// break it? commit is the base the run was compared with.
+func originWords(origin, commit string) string {
+	switch origin {
+	case "new":
+		return "**new**"
+	case "new_test":
+		return "**new test**"
+	case "pre_existing":
+		if c := shortCommit(commit); c != "" {
+			return "also fails on " + c
+		}
+		return "also fails on the base"
+	case "flaky":
+		return "flaky"
+	case "unknown":
+		return "origin unknown"
+	}
+	return ""
+}
+
+// baselineLine says what a run was compared with and what the comparison
+// found beyond its failures: tests fixed, tests that did not run here.
+func baselineLine(b *strings.Builder, r report.Run) {
+	bl := r.Baseline
+	if bl == nil {
+		return
+	}
+	if bl.State != "compared" {
+		fmt.Fprintf(b, "Not compared with the base: %s\n\n", EscapeInline(short(bl.Reason, 300)))
+		return
+	}
+	what := "the base"
+	switch c := shortCommit(bl.Commit); {
+	case c != "":
+		what = c
+	case bl.RunID != "":
+		what = "run " + CodeSpan(short(bl.RunID, 60), false)
+	}
+	if l := linkTo("run", bl.URL); l != "" {
+		what += " (" + l + ")"
+	}
+	parts := []string{fmt.Sprintf("Compared with %s: %s there", what, plural(bl.Tests, "test"))}
+	if n := bl.Regressions; n != nil {
+		parts = append(parts, plural(*n, "new failure"))
+	}
+	if bl.Missing > 0 {
+		parts = append(parts, fmt.Sprintf("**%d missing here** (ran on the base, not here%s)", bl.Missing, namesOf(bl.MissingTests, bl.Missing)))
+	}
+	if n := len(bl.Fixed) + bl.FixedOmitted; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d fixed%s", n, namesOf(bl.Fixed, n)))
+	}
+	b.WriteString(strings.Join(parts, " · ") + "\n")
+	if bl.Note != "" {
+		b.WriteString("\n" + EscapeInline(short(bl.Note, 300)) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// namesOf lists the first few names of n tests.
+func namesOf(ts []report.TestRef, n int) string {
+	const show = 5
+	var names []string
+	for i, t := range ts {
+		if i == show {
+			break
+		}
+		names = append(names, CodeSpan(short(t.Name, 80), false))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	more := ""
+	if n > len(names) {
+		more = fmt.Sprintf(" and %d more", n-len(names))
+	}
+	return ": " + strings.Join(names, ", ") + more
+}
+
+// regressionsText is the status line's word on what this change broke.
+func regressionsText(e *report.Envelope) string {
+	asked := false
+	for _, r := range e.Runs {
+		asked = asked || r.Baseline != nil
+	}
+	switch {
+	case !asked:
+		return ""
+	case e.Regressions == nil:
+		return " · new failures: unknown"
+	}
+	return " · " + plural(*e.Regressions, "new failure")
+}
+
+// originCounts is ": 2 new, 1 pre-existing" for the failing-tests heading.
+func originCounts(r report.Run) string {
+	if r.Baseline == nil || r.Baseline.State != "compared" {
+		return ""
+	}
+	var parts []string
+	for _, o := range []struct{ key, word string }{{"new", "new"}, {"new_test", "new test"}, {"unknown", "of unknown origin"}, {"flaky", "flaky"}, {"pre_existing", "pre-existing"}} {
+		n := r.Baseline.Origins[o.key]
+		switch {
+		case n == 0:
+		case o.key == "new_test":
+			parts = append(parts, plural(n, o.word))
+		default:
+			parts = append(parts, fmt.Sprintf("%d %s", n, o.word))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
+}
+
+var commitRE = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+
+// shortCommit is a commit id as git shows it, in a code span; "" for
+// anything that is not one.
+func shortCommit(c string) string {
+	if !commitRE.MatchString(c) {
+		return ""
+	}
+	return "`" + c[:7] + "`"
+}

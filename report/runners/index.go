@@ -1,0 +1,93 @@
+package runners
+
+// The test index (report/testindex) wants every test's outcome, not only
+// the failures. Runners name passing tests only sometimes (go test -v and
+// -json do; a plain go test names packages; pytest without -v names
+// nothing that passed), so a summary gives what its log gives: named
+// tests, and the units that ran them with whether all their tests are
+// named.
+
+// maxIndexed bounds the passing tests named in one scan, so a log of 12
+// million tiny tests keeps memory flat; past it, units stand for their
+// tests and the index says it is incomplete. A variable so tests can lower it.
+var maxIndexed = 200_000
+
+// Outcome codes of IndexEntry, as report/testindex writes them.
+const (
+	OutcomePassed  = 'P'
+	OutcomeFailed  = 'F'
+	OutcomeSkipped = 'S'
+)
+
+// IndexEntry is one test, or a unit (Name "") of a runner summary.
+type IndexEntry struct {
+	Unit, Classname, Name string
+	Outcome               byte
+	Flaky                 bool
+	// Named, for a unit: every test it ran is an entry too.
+	Named bool
+}
+
+// Index is what a log says of each test. Incomplete: some test that ran is
+// neither named nor covered by a named unit.
+type Index struct {
+	Entries    []IndexEntry
+	Incomplete bool
+}
+
+// namedPass is a passing or skipped test a Go package attempt ran.
+type namedPass struct {
+	name string
+	skip bool
+}
+
+// keep names a passing or skipped test of acc while the budget lasts.
+func (p *goParser) keep(acc *goAcc, skip bool, name []byte) {
+	if p.kept >= maxIndexed {
+		acc.unnamed = true
+		return
+	}
+	p.kept++
+	acc.passes = append(acc.passes, namedPass{string(name), skip})
+}
+
+// indexPart adds one runner part's units' final attempts to x.
+func indexPart(x *Index, p part, order []string, last map[string]int, flaky []TestRef) {
+	whole := IndexEntry{Outcome: OutcomePassed}
+	hasWhole := false
+	for _, u := range order {
+		fin := p.attempts[last[u]]
+		bad := val(fin.failed)+val(fin.errors) > 0
+		if fin.omitted > 0 {
+			x.Incomplete = true
+		}
+		for _, f := range fin.failures {
+			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: f.Classname, Name: f.Name, Outcome: OutcomeFailed})
+		}
+		for _, t := range fin.passes {
+			o := byte(OutcomePassed)
+			if t.skip {
+				o = OutcomeSkipped
+			}
+			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: fin.name, Name: t.name, Outcome: o})
+		}
+		if fin.name == "" {
+			hasWhole = true
+			if bad {
+				whole.Outcome = OutcomeFailed
+			}
+			continue
+		}
+		unit := IndexEntry{Unit: fin.name, Outcome: OutcomePassed, Named: fin.named}
+		if bad {
+			unit.Outcome = OutcomeFailed
+		}
+		x.Entries = append(x.Entries, unit)
+	}
+	if hasWhole {
+		x.Entries = append(x.Entries, whole)
+	}
+	for _, t := range flaky {
+		x.Entries = append(x.Entries, IndexEntry{Unit: t.Classname, Classname: t.Classname, Name: t.Name, Outcome: OutcomePassed, Flaky: true})
+	}
+}
