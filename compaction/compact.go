@@ -74,6 +74,7 @@ const (
 	ReasonTooSmall      = "too_small"
 	ReasonNoGain        = "no_gain"
 	ReasonLatest        = "latest"
+	ReasonNoFamily      = "no_family"
 	ReasonHasMarker     = "has_marker"
 	ReasonModeOff       = "mode_off"
 	supersededLinePrefx = "[superseded by a later run] "
@@ -91,13 +92,16 @@ type Decision struct {
 	// wants to check a decision.
 	Outcome  Outcome `json:"outcome"`
 	Evidence string  `json:"evidence,omitempty"`
+	// Family is the run's command family; only a later run of the same
+	// family supersedes it.
+	Family string `json:"family,omitempty"`
 }
 
 // markerRe finds a marker, also as JSON with HTML escaping ("\u003c\u003ccg:").
 var markerRe = regexp.MustCompile(`(?i)(<<|\\u003c\\u003c)cg:`)
 
-// Compact returns outputs with every earlier failed run collapsed, and one
-// Decision per output. In ModeFull the collapsed texts are put in store
+// Compact returns outputs with every failed run that a later run of its
+// family supersedes collapsed, and one Decision per output. In ModeFull the collapsed texts are put in store
 // before their marker is returned, so no marker ever points at nothing.
 func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision, error) {
 	opts, err := opts.normalized()
@@ -108,19 +112,20 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 		return nil, nil, fmt.Errorf("compact: marker mode full needs a store")
 	}
 	verdicts := make([]Verdict, len(outputs))
-	latest := -1
+	latest := map[string]int{}
 	for i, o := range outputs {
 		verdicts[i] = Classify(o.Text)
 		if verdicts[i].RunLike {
-			latest = i
+			latest[verdicts[i].Family] = i
 		}
 	}
 	out := make([]Output, len(outputs))
 	decisions := make([]Decision, len(outputs))
 	for i, o := range outputs {
+		v := verdicts[i]
 		d := Decision{ID: o.ID, Decision: Kept, BytesBefore: len(o.Text),
-			Outcome: verdicts[i].Outcome, Evidence: verdicts[i].Evidence}
-		d.Reason = skipReason(o.Text, verdicts[i], i == latest, opts)
+			Outcome: v.Outcome, Evidence: v.Evidence, Family: v.Family}
+		d.Reason = skipReason(o.Text, v, latest[v.Family] == i, opts)
 		out[i] = o
 		if d.Reason == "" {
 			out[i].Text, d, err = collapse(o, verdicts[i], d, opts, store)
@@ -143,6 +148,8 @@ func skipReason(text string, v Verdict, latest bool, opts Options) string {
 		return ReasonModeOff
 	case !v.RunLike:
 		return ReasonNotRunLike
+	case v.Family == "":
+		return ReasonNoFamily
 	case latest:
 		return ReasonLatest
 	case markerRe.MatchString(text):

@@ -23,6 +23,9 @@ type marker struct {
 	run      bool
 	polarity polarity
 	reason   string
+	runner   string // the family key's runner part; "" for lines any program prints
+	outer    bool   // the runner drives others: its family wins
+	total    bool   // the runner's verdict on the whole run
 }
 
 // anchored markers must start the line, after leading blanks and an
@@ -31,19 +34,15 @@ var anchored = []struct {
 	re *regexp.Regexp
 	m  marker
 }{
-	{regexp.MustCompile(`^BUILD FAIL(ED|URE)?\b`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^BUILD SUCCESS(FUL)?\b`), marker{true, passing, "pass_marker"}},
-	{regexp.MustCompile(`^=+ (FAILURES|ERRORS) =+\s*$`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^=+ test session`), marker{true, neutral, "run_marker"}},
-	{regexp.MustCompile(`^Traceback \(most recent`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^FAILED\b`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^panic:`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^npm (ERR!|error )`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^not ok \d+\b`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^FAIL$`), marker{false, failing, "failure_marker"}},
-	{regexp.MustCompile(`^PASS$`), marker{false, passing, "pass_marker"}},
-	{regexp.MustCompile(`^make(\[\d+\])?: \*\*\* `), marker{false, failing, "exit_status"}},
-	{regexp.MustCompile(`^error: could not compile\b`), marker{false, failing, "failure_marker"}},
+	{regexp.MustCompile(`^BUILD FAIL(ED|URE)?\b`), marker{true, failing, "failure_marker", "jvm", true, true}},
+	{regexp.MustCompile(`^BUILD SUCCESS(FUL)?\b`), marker{true, passing, "pass_marker", "jvm", true, true}},
+	{regexp.MustCompile(`^FAILED\b`), marker{true, failing, "failure_marker", "pytest", false, false}},
+	{regexp.MustCompile(`^panic:`), marker{true, failing, "failure_marker", "go", false, false}},
+	{regexp.MustCompile(`^npm (ERR!|error )`), marker{true, failing, "failure_marker", "npm", true, false}},
+	{regexp.MustCompile(`^not ok \d+\b`), marker{true, failing, "failure_marker", "tap", false, false}},
+	{regexp.MustCompile(`^FAIL$`), marker{false, failing, "failure_marker", "", false, false}},
+	{regexp.MustCompile(`^PASS$`), marker{false, passing, "pass_marker", "", false, false}},
+	{regexp.MustCompile(`^error: could not compile\b`), marker{false, failing, "failure_marker", "cargo", false, false}},
 }
 
 var (
@@ -61,6 +60,9 @@ func matchMarker(line string) (marker, bool) {
 	if m, ok := resultMarker(t); ok {
 		return m, true
 	}
+	if m, ok := declaredMarker(t); ok {
+		return m, true
+	}
 	for _, a := range anchored {
 		if a.re.MatchString(t) {
 			return a.m, true
@@ -68,13 +70,15 @@ func matchMarker(line string) (marker, bool) {
 	}
 	if m := exitRe.FindStringSubmatch(t); m != nil {
 		if m[1] != "0" {
-			return marker{false, failing, "exit_status"}, true
+			return marker{polarity: failing, reason: "exit_status"}, true
 		}
 		return marker{}, false
 	}
 	if m := tapRe.FindStringSubmatch(t); m != nil {
 		fail := m[1] == "fail" && m[2] != "0"
-		return countMarker(fail, m[1] == "pass" || m[2] == "0"), true
+		mk := countMarker(fail, m[1] == "pass" || m[2] == "0")
+		mk.runner, mk.total = "node", true
+		return mk, true
 	}
 	return countLine(t)
 }
@@ -85,27 +89,56 @@ func matchMarker(line string) (marker, bool) {
 // file's expected output or a note is not taken for a run.
 func resultMarker(t string) (marker, bool) {
 	v := runners.ResultLine(t)
+	var m marker
 	switch {
 	case v == runners.NoVerdict:
 		return marker{}, false
-	case strings.HasPrefix(t, "test result: ") || strings.HasPrefix(t, "DONE "):
-		return countMarker(v == runners.Failed, v == runners.Passed), true
+	case strings.HasPrefix(t, "test result: "):
+		m = countMarker(v == runners.Failed, v == runners.Passed)
+		m.runner = "cargo"
+		return m, true
+	case strings.HasPrefix(t, "DONE "):
+		m = countMarker(v == runners.Failed, v == runners.Passed)
 	case v == runners.Failed:
-		return marker{true, failing, "failure_marker"}, true
+		m = marker{run: true, polarity: failing, reason: "failure_marker"}
 	case v == runners.Passed:
-		return marker{true, passing, "pass_marker"}, true
+		m = marker{run: true, polarity: passing, reason: "pass_marker"}
+	default:
+		m = marker{run: true, reason: "run_marker"}
 	}
-	return marker{true, neutral, "run_marker"}, true
+	m.runner = "go"
+	return m, true
+}
+
+// declaredMarker reads the lines the runners declare in report/runners
+// (sympy's bin/test, unittest, Django, pytest, tox, make, CMake).
+func declaredMarker(t string) (marker, bool) {
+	dm, ok := runners.MatchLine(t)
+	if !ok {
+		return marker{}, false
+	}
+	m := marker{run: dm.Run, runner: dm.Runner, outer: dm.Outer, total: dm.Total, reason: "run_marker"}
+	switch {
+	case dm.Verdict == runners.Failed && dm.Total:
+		m.polarity, m.reason = failing, "failure_count"
+	case dm.Verdict == runners.Failed:
+		m.polarity, m.reason = failing, "failure_marker"
+	case dm.Verdict == runners.Passed && dm.Total:
+		m.polarity, m.reason = passing, "pass_count"
+	case dm.Verdict == runners.Passed:
+		m.polarity, m.reason = passing, "pass_marker"
+	}
+	return m, true
 }
 
 func countMarker(fail, pass bool) marker {
 	switch {
 	case fail:
-		return marker{true, failing, "failure_count"}
+		return marker{run: true, polarity: failing, reason: "failure_count"}
 	case pass:
-		return marker{true, passing, "pass_count"}
+		return marker{run: true, polarity: passing, reason: "pass_count"}
 	}
-	return marker{true, neutral, "run_marker"}
+	return marker{run: true, reason: "run_marker"}
 }
 
 var (
@@ -123,6 +156,10 @@ var (
 func countLine(t string) (marker, bool) {
 	if m := padRe.FindStringSubmatch(t); m != nil {
 		t = m[1]
+	}
+	runner := "pytest"
+	if labelRe.MatchString(t) {
+		runner = "jest"
 	}
 	t = labelRe.ReplaceAllString(t, "")
 	t = durationRe.ReplaceAllString(t, "")
@@ -145,11 +182,16 @@ func countLine(t string) (marker, bool) {
 			counted = true
 			pass = pass || n > 0
 		}
+		if m[2] == "passing" || m[2] == "failing" {
+			runner = "mocha"
+		}
 	}
 	if !counted {
 		return marker{}, false
 	}
-	return countMarker(fail, pass), true
+	mk := countMarker(fail, pass)
+	mk.runner, mk.total = runner, true
+	return mk, true
 }
 
 var (
