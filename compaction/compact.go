@@ -43,6 +43,8 @@ type Options struct {
 	// caller keeping its texts elsewhere names that store, so that copying
 	// the hint works ("runledger expand --store DIR").
 	Expand string
+	// Cache, when set, freezes decisions across calls (see Cache).
+	Cache *Cache
 }
 
 func (o Options) normalized() (Options, error) {
@@ -75,6 +77,7 @@ const (
 	ReasonNoGain        = "no_gain"
 	ReasonLatest        = "latest"
 	ReasonNoFamily      = "no_family"
+	ReasonCached        = "cached"
 	ReasonHasMarker     = "has_marker"
 	ReasonModeOff       = "mode_off"
 	supersededLinePrefx = "[superseded by a later run] "
@@ -95,6 +98,11 @@ type Decision struct {
 	// Family is the run's command family; only a later run of the same
 	// family supersedes it.
 	Family string `json:"family,omitempty"`
+	// Frozen: the decision was an earlier call's, replayed byte for byte.
+	Frozen bool `json:"frozen,omitempty"`
+	// Cold: this call took the prompt cache as expired and decided every
+	// item afresh.
+	Cold bool `json:"cold,omitempty"`
 }
 
 // markerRe finds a marker, also as JSON with HTML escaping ("\u003c\u003ccg:").
@@ -111,6 +119,12 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 	if opts.MarkerMode == ModeFull && store == nil {
 		return nil, nil, fmt.Errorf("compact: marker mode full needs a store")
 	}
+	st := &cacheState{c: &Cache{}} // no cached prefix: every item is decided afresh
+	if opts.Cache != nil {
+		if st, err = loadCache(opts.Cache, outputs); err != nil {
+			return nil, nil, err
+		}
+	}
 	verdicts := make([]Verdict, len(outputs))
 	latest := map[string]int{}
 	for i, o := range outputs {
@@ -122,21 +136,38 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 	out := make([]Output, len(outputs))
 	decisions := make([]Decision, len(outputs))
 	for i, o := range outputs {
-		v := verdicts[i]
-		d := Decision{ID: o.ID, Decision: Kept, BytesBefore: len(o.Text),
-			Outcome: v.Outcome, Evidence: v.Evidence, Family: v.Family}
-		d.Reason = skipReason(o.Text, v, latest[v.Family] == i, opts)
 		out[i] = o
-		if d.Reason == "" {
-			out[i].Text, d, err = collapse(o, verdicts[i], d, opts, store)
+		text, d, replayed, err := st.replay(i, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !replayed {
+			text, d, err = decide(o, verdicts[i], latest[verdicts[i].Family] == i, opts, store)
 			if err != nil {
 				return nil, nil, err
 			}
 		}
-		d.BytesAfter = len(out[i].Text)
+		out[i].Text = text
+		d.BytesAfter, d.Cold = len(text), st.cold
 		decisions[i] = d
 	}
+	if opts.Cache != nil {
+		if err := st.record(outputs, out, decisions); err != nil {
+			return nil, nil, err
+		}
+	}
 	return out, decisions, nil
+}
+
+// decide is one output's fresh decision.
+func decide(o Output, v Verdict, latest bool, opts Options, store Store) (string, Decision, error) {
+	d := Decision{ID: o.ID, Decision: Kept, BytesBefore: len(o.Text),
+		Outcome: v.Outcome, Evidence: v.Evidence, Family: v.Family}
+	d.Reason = skipReason(o.Text, v, latest, opts)
+	if d.Reason != "" {
+		return o.Text, d, nil
+	}
+	return collapse(o, v, d, opts, store)
 }
 
 // skipReason says why an output must stay as it is, or "" to collapse it.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/runledger/runledger/compaction"
 	"github.com/runledger/runledger/mcptools"
@@ -18,6 +19,9 @@ type compactOptions struct {
 	store     string // where collapsed texts are kept
 	defStore  string // the default store, which the expand hint need not name
 	decisions string // file for the per-output decisions, "" for none
+	prefix    int
+	ttl       time.Duration
+	cold      bool
 }
 
 func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writer) (*compactOptions, error) {
@@ -28,6 +32,9 @@ func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writ
 	o.defStore = compactStore(getenv)
 	fs.StringVar(&o.store, "store", o.defStore, "`directory` keeping collapsed texts for runledger expand (env RUNLEDGER_DIR: DIR/.cg)")
 	fs.StringVar(&o.decisions, "decisions", "", "also write what was decided for each output, as JSON, to this `file`")
+	fs.IntVar(&o.prefix, "cache-prefix", -1, "the first `N` outputs are in the provider's prompt cache: only replay frozen decisions there; -1: every output an earlier call emitted")
+	fs.DurationVar(&o.ttl, "cache-ttl", 0, "the prompt cache is cold when this transcript's last call is older than this `duration`; 0: never by time")
+	fs.BoolVar(&o.cold, "cold-cache", false, "the prompt cache is cold: decide every output afresh")
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
@@ -38,6 +45,12 @@ func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writ
 	case compaction.ModeFull, compaction.ModeSummary, compaction.ModeOff:
 	default:
 		return nil, &usageError{fmt.Sprintf("--marker-mode %q: want full, summary or off", o.mode)}
+	}
+	if o.prefix < -1 {
+		return nil, &usageError{fmt.Sprintf("--cache-prefix %d: want a count or -1", o.prefix)}
+	}
+	if o.ttl < 0 {
+		return nil, &usageError{fmt.Sprintf("--cache-ttl %s: want a positive duration or 0", o.ttl)}
 	}
 	if o.minTokens == 0 || o.minTokens < -1 {
 		return nil, &usageError{fmt.Sprintf("--min-tokens %d: want a positive number or -1", o.minTokens)}
@@ -52,21 +65,26 @@ func cmdCompact(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := compaction.Options{MinTokens: o.minTokens, MarkerMode: compaction.MarkerMode(o.mode)}
+	store := &compaction.DirStore{Dir: o.store}
+	opts := compaction.Options{MinTokens: o.minTokens, MarkerMode: compaction.MarkerMode(o.mode),
+		Cache: &compaction.Cache{Store: store, Prefix: o.prefix, TTL: o.ttl, Cold: o.cold}}
 	if filepath.Clean(o.store) != filepath.Clean(o.defStore) {
 		opts.Expand = "runledger expand --store " + shellWord(o.store)
 	}
-	decisions, err := compaction.Filter(a.stdin, a.stdout, opts, &compaction.DirStore{Dir: o.store})
+	decisions, err := compaction.Filter(a.stdin, a.stdout, opts, store)
 	if err != nil {
 		return err
 	}
-	collapsed := 0
+	collapsed, frozen := 0, 0
 	for _, d := range decisions {
 		if d.Decision == compaction.Collapsed {
 			collapsed++
 		}
+		if d.Frozen {
+			frozen++
+		}
 	}
-	fmt.Fprintf(a.stderr, "compact: %d of %d outputs collapsed; texts kept in %s\n", collapsed, len(decisions), o.store)
+	fmt.Fprintf(a.stderr, "compact: %d of %d outputs collapsed, %d replayed; texts kept in %s\n", collapsed, len(decisions), frozen, o.store)
 	if o.decisions == "" {
 		return nil
 	}
