@@ -26,7 +26,7 @@ type compactOptions struct {
 
 func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writer) (*compactOptions, error) {
 	o := &compactOptions{}
-	fs := newFlagSet("compact", "[flags] < outputs.json", stderr)
+	fs := newFlagSet("compact", "[flags] < outputs.json|request.json", stderr)
 	fs.IntVar(&o.minTokens, "min-tokens", compaction.DefaultMinTokens, "leave outputs smaller than this many tokens (bytes/4) alone; -1: no minimum")
 	fs.StringVar(&o.mode, "marker-mode", "full", "`mode`: full (store and marker), summary (marker only) or off")
 	o.defStore = compactStore(getenv)
@@ -58,8 +58,9 @@ func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writ
 	return o, nil
 }
 
-// cmdCompact filters a JSON array of {"id","text"} outputs for an agent
-// harness: earlier failed runs collapse to recoverable markers.
+// cmdCompact filters a JSON array of {"id","text"} outputs, or an
+// Anthropic or OpenAI request body, for an agent harness: superseded
+// failed runs collapse to recoverable markers.
 func cmdCompact(a *app, args []string) error {
 	o, err := parseCompactFlags(args, a.getenv, a.stderr)
 	if err != nil {
