@@ -50,6 +50,7 @@ type Match struct {
 	Outer   bool
 	Run     bool
 	Total   bool
+	Counted bool // the verdict was read from counts (a Judge)
 	Verdict Verdict
 }
 
@@ -80,7 +81,7 @@ func MatchLine(t string) (Match, bool) {
 			if r.Judge != nil {
 				v = r.Judge(m)
 			}
-			return Match{Runner: d.Runner, Outer: d.Outer, Run: r.Run, Total: r.Total, Verdict: v}, true
+			return Match{Runner: d.Runner, Outer: d.Outer, Run: r.Run, Total: r.Total, Counted: r.Judge != nil, Verdict: v}, true
 		}
 	}
 	return Match{}, false

@@ -26,6 +26,16 @@ func TestMatchLine(t *testing.T) {
 		{"=========== 1 failed, 186 passed, 6 skipped in 1.25s ===========", "pytest", Failed, true},
 		{"===== 3 passed, 1 xfailed in 0.1s =====", "pytest", Passed, true},
 		{"Running Sphinx v4.1.0", "sphinx-build", Ran, false},
+		{"7 passed in 0.01s", "pytest", Passed, true},
+		{"FAILED t.py::test_x - assert 1 == 2", "pytest", Failed, false},
+		{"Tests:       1 failed, 2 passed, 3 total", "jest", Failed, true},
+		{"2 passing (5ms)", "mocha", Passed, true},
+		{"1 failing", "mocha", Failed, true},
+		{"# fail 0", "node", Passed, true},
+		{"not ok 1 - adds", "node", Failed, false},
+		{"npm ERR! code ELIFECYCLE", "npm", Failed, false},
+		{"BUILD FAILURE", "jvm", Failed, true},
+		{"panic: boom", "go", Failed, false},
 	}
 	for _, tt := range tests {
 		m, ok := MatchLine(tt.line)
