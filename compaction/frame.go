@@ -18,6 +18,7 @@ import (
 type harnessFrame struct {
 	exit    evidence // the line holding the exit status; reason "" when none
 	code    int
+	suffix  bool   // the exit status came from OpenHands' suffix, which must end the text
 	inNote  string // the closing tag of the harness note being skipped
 	outside bool   // a <returncode> line was seen: text outside <output> tags is the harness's
 }
@@ -47,7 +48,12 @@ func (f *harnessFrame) feed(line string, lineNo int, off int64) bool {
 	}
 	if m := openHandsExitRe.FindStringSubmatch(t); m != nil {
 		f.setExit(m[1], lineNo, off, line)
+		f.suffix = true
 		return true
+	}
+	if f.suffix {
+		// The output went on: the line was quoted, not the harness's.
+		f.exit, f.code, f.suffix = evidence{}, 0, false
 	}
 	if !f.outside {
 		return false

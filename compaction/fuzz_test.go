@@ -1,7 +1,10 @@
 package compaction
 
 import (
+	"bytes"
+	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +55,34 @@ func FuzzCompact(f *testing.F) {
 			if d.Decision == Collapsed && Classify(in[i].Text).Outcome != OutcomeFailed {
 				t.Fatalf("output %d collapsed without a failure: %q", i, in[i].Text)
 			}
+		}
+	})
+}
+
+// FuzzFilterRequest: whatever request body comes in, what goes out is
+// JSON with the same tokens, except tool outputs' text.
+func FuzzFilterRequest(f *testing.F) {
+	f.Add(anthropicBody(""))
+	f.Add(openAI())
+	f.Add(`{"messages":[{"role":"tool","tool_call_id":"x","content":"a\u003cb"}]}`)
+	store := &DirStore{Dir: f.TempDir()}
+	f.Fuzz(func(t *testing.T, body string) {
+		var out bytes.Buffer
+		ds, err := Filter(strings.NewReader(body), &out, Options{MinTokens: -1}, store)
+		if err != nil {
+			return
+		}
+		if !json.Valid(out.Bytes()) {
+			t.Fatalf("output is not JSON: %q", out.String())
+		}
+		collapsed := 0
+		for _, d := range ds {
+			if d.Decision == Collapsed {
+				collapsed++
+			}
+		}
+		if collapsed == 0 && out.String() != body {
+			t.Fatalf("nothing collapsed but the body changed:\n%q\n%q", body, out.String())
 		}
 	})
 }
