@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+
+	"github.com/runledger/runledger/report/runners"
 )
 
 // Outcome is what the text of one output says about a test or build run.
@@ -32,6 +35,10 @@ type Verdict struct {
 	// path): a run is superseded only by a later run of its family. ""
 	// for a run whose family the text does not tell (python -c).
 	Family string `json:"family,omitempty"`
+	// Targets are the test files the run names (pytest's, sympy's): a
+	// later run of the family supersedes it only if it names them all.
+	// Empty when the text names none.
+	Targets []string `json:"targets,omitempty"`
 	// Line, Offset and Evidence locate the deciding line (1-based line, byte
 	// offset of its start, its text); zero when no line decided.
 	Line     int    `json:"line,omitempty"`
@@ -132,8 +139,9 @@ type classifier struct {
 	totals   int    // whole-run summaries seen
 	totalBad int    // of which did not say passed
 	badTotal evidence
-	lastTot  int  // line of the last whole-run summary
-	failLate bool // a failure line came after it: something else ran and failed
+	lastTot  int                        // line of the last whole-run summary
+	failLate bool                       // a failure line came after it: something else ran and failed
+	targets  map[string]map[string]bool // per runner, the targets its lines named
 }
 
 func (c *classifier) feed(line string, n int64) {
@@ -159,6 +167,7 @@ func (c *classifier) feed(line string, n int64) {
 		return
 	}
 	c.py.feed(line, c.lineNo, off)
+	c.noteTarget(line)
 	if isDecl(line) {
 		c.decls++
 	}
@@ -287,7 +296,28 @@ func (c *classifier) verdict() Verdict {
 	}
 	v := c.outcome()
 	v.Family = c.family()
+	for t := range c.targets[v.Family] {
+		v.Targets = append(v.Targets, t)
+	}
+	sort.Strings(v.Targets)
 	return v
+}
+
+func (c *classifier) noteTarget(line string) {
+	if !strings.Contains(line, ".py") {
+		return
+	}
+	runner, target, ok := runners.LineTarget(strings.TrimSpace(stripANSI(line)))
+	if !ok {
+		return
+	}
+	if c.targets == nil {
+		c.targets = map[string]map[string]bool{}
+	}
+	if c.targets[runner] == nil {
+		c.targets[runner] = map[string]bool{}
+	}
+	c.targets[runner][target] = true
 }
 
 // outcome decides a run. What the run says about itself as a whole — the

@@ -98,6 +98,8 @@ type Decision struct {
 	// Family is the run's command family; only a later run of the same
 	// family supersedes it.
 	Family string `json:"family,omitempty"`
+	// Targets are the test files the run names; see Verdict.
+	Targets []string `json:"targets,omitempty"`
 	// Frozen: the decision was an earlier call's, replayed byte for byte.
 	Frozen bool `json:"frozen,omitempty"`
 	// Cold: this call took the prompt cache as expired and decided every
@@ -126,13 +128,10 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 		}
 	}
 	verdicts := make([]Verdict, len(outputs))
-	latest := map[string]int{}
 	for i, o := range outputs {
 		verdicts[i] = Classify(o.Text)
-		if verdicts[i].RunLike {
-			latest[verdicts[i].Family] = i
-		}
 	}
+	latest := latestOfFamily(verdicts)
 	out := make([]Output, len(outputs))
 	decisions := make([]Decision, len(outputs))
 	for i, o := range outputs {
@@ -142,7 +141,7 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 			return nil, nil, err
 		}
 		if !replayed {
-			text, d, err = decide(o, verdicts[i], latest[verdicts[i].Family] == i, opts, store)
+			text, d, err = decide(o, verdicts[i], latest[i], opts, store)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -159,10 +158,47 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 	return out, decisions, nil
 }
 
+// latestOfFamily marks the runs no later run supersedes. A later run of
+// the same family supersedes an earlier one when it tested all the
+// earlier one's targets; a run that names no targets is taken to have
+// tested its runner's whole target, and to be covered by any later run.
+func latestOfFamily(vs []Verdict) []bool {
+	latest := make([]bool, len(vs))
+	for i, v := range vs {
+		if !v.RunLike {
+			continue
+		}
+		latest[i] = true
+		for _, w := range vs[i+1:] {
+			if w.RunLike && w.Family == v.Family && covers(w.Targets, v.Targets) {
+				latest[i] = false
+				break
+			}
+		}
+	}
+	return latest
+}
+
+func covers(later, earlier []string) bool {
+	if len(later) == 0 || len(earlier) == 0 {
+		return true
+	}
+	have := map[string]bool{}
+	for _, t := range later {
+		have[t] = true
+	}
+	for _, t := range earlier {
+		if !have[t] {
+			return false
+		}
+	}
+	return true
+}
+
 // decide is one output's fresh decision.
 func decide(o Output, v Verdict, latest bool, opts Options, store Store) (string, Decision, error) {
 	d := Decision{ID: o.ID, Decision: Kept, BytesBefore: len(o.Text),
-		Outcome: v.Outcome, Evidence: v.Evidence, Family: v.Family}
+		Outcome: v.Outcome, Evidence: v.Evidence, Family: v.Family, Targets: v.Targets}
 	d.Reason = skipReason(o.Text, v, latest, opts)
 	if d.Reason != "" {
 		return o.Text, d, nil

@@ -68,11 +68,17 @@ func TestSupersededByFamily(t *testing.T) {
 	pytestFail := mini("1", "============ test session starts ============\n"+big+"============ 1 failed in 0.1s ============\n")
 	pytestPass := mini("0", "============ 3 passed in 0.1s ============\n")
 	script := mini("1", "Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\n"+big+"KeyError: 'x'\n")
+	onFile := func(file, verdict string) string {
+		return mini("1", "============ test session starts ============\n"+file+" F\n"+big+"FAILED "+file+"::test_x - assert 0\n============ 1 "+verdict+" in 0.1s ============\n")
+	}
 	tests := []struct {
 		name    string
 		texts   []string
 		reasons []string
 	}{
+		{"pytest of another file", []string{onFile("tests/test_a.py", "failed"), onFile("tests/test_b.py", "failed")}, []string{ReasonLatest, ReasonLatest}},
+		{"pytest of the same file", []string{onFile("tests/test_a.py", "failed"), onFile("tests/test_b.py", "failed"), onFile("./tests/test_a.py", "failed")}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
+		{"pytest naming no file covers all", []string{onFile("tests/test_a.py", "failed"), pytestPass}, []string{ReasonCollapsed, ReasonLatest}},
 		{"script after pytest", []string{pytestFail, script}, []string{ReasonLatest, ReasonLatest}},
 		{"pytest after pytest", []string{pytestFail, script, pytestPass}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
 		{"script after script", []string{script, pytestFail, script}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},

@@ -16,5 +16,11 @@ func init() {
 			Judge: judgeCounts("failed", "error")},
 		// The short summary's "FAILED path::test - message".
 		{Re: regexp.MustCompile(`^FAILED [^\s(]`), Run: true, Verdict: Failed},
+	}, Targets: []*regexp.Regexp{
+		regexp.MustCompile(`^([\w./-]+\.py) [.FEsxX]+\s*(?:\[\s*\d+%\])?$`),
+		regexp.MustCompile(`^([\w./-]+\.py)::\S.* (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b`),
+		regexp.MustCompile(`^(?:FAILED|ERROR) ([\w./-]+\.py)(?:::|\s|$)`),
+		regexp.MustCompile(`^_+ ERROR collecting ([\w./-]+\.py) _+$`),
+		regexp.MustCompile(`^ERROR: file not found: ([\w./-]+\.py)`),
 	}, Scripts: []*regexp.Regexp{regexp.MustCompile(`(^|/)(bin/py\.?test|pytest\.py|pytest/__main__\.py)$`)}})
 }

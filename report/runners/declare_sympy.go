@@ -11,5 +11,6 @@ func init() {
 		{Re: regexp.MustCompile(`^=+ tests finished: (.*?),? in [0-9.]+ seconds =+$`), Run: true, Total: true,
 			Judge: judgeCounts("failed", "exception")},
 		{Re: regexp.MustCompile(`^DO \*NOT\* COMMIT!$`), Run: true, Verdict: Failed},
-	}, Scripts: []*regexp.Regexp{regexp.MustCompile(`(^|/)bin/test$`)}})
+	}, Targets: []*regexp.Regexp{regexp.MustCompile(`^([\w./-]+\.py)\[\d+\]`)},
+		Scripts: []*regexp.Regexp{regexp.MustCompile(`(^|/)bin/test$`)}})
 }

@@ -22,6 +22,10 @@ type Declaration struct {
 	// Lines are matched against a line with its leading and trailing
 	// blanks trimmed.
 	Lines []LineRule
+	// Targets match the lines that name what a run tested (submatch 1, a
+	// test file): a run of the same runner supersedes an earlier one only
+	// if it tested all the earlier one's targets.
+	Targets []*regexp.Regexp
 	// Scripts match the paths of the runner's entry point, for a run that
 	// failed before the runner printed anything of its own: a traceback
 	// whose outermost frame is /testbed/bin/test is sympy's runner's run.
@@ -85,6 +89,19 @@ func MatchLine(t string) (Match, bool) {
 		}
 	}
 	return Match{}, false
+}
+
+// LineTarget reports the runner and target a line (blanks trimmed) names,
+// if any: the test file of a progress, verbose or failure line.
+func LineTarget(t string) (runner, target string, ok bool) {
+	for _, d := range declarations {
+		for _, re := range d.Targets {
+			if m := re.FindStringSubmatch(t); m != nil {
+				return d.Runner, strings.TrimPrefix(m[1], "./"), true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // ScriptRunner names the runner whose entry point path is, or "".
