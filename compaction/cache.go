@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"time"
 )
 
@@ -35,14 +36,15 @@ type Cache struct {
 
 // Frozen is one recorded decision: what was emitted for an item.
 type Frozen struct {
-	ID       string  `json:"id"`
-	TextHash string  `json:"text_sha256"`
-	Decision string  `json:"decision"`
-	Reason   string  `json:"reason"`
-	Marker   string  `json:"marker,omitempty"`
-	Outcome  Outcome `json:"outcome"`
-	Family   string  `json:"family,omitempty"`
-	Evidence string  `json:"evidence,omitempty"`
+	ID       string   `json:"id"`
+	TextHash string   `json:"text_sha256"`
+	Decision string   `json:"decision"`
+	Reason   string   `json:"reason"`
+	Marker   string   `json:"marker,omitempty"`
+	Outcome  Outcome  `json:"outcome"`
+	Family   string   `json:"family,omitempty"`
+	Targets  []string `json:"targets,omitempty"`
+	Evidence string   `json:"evidence,omitempty"`
 	// Text is what was emitted for a collapsed item (its pointer line); a
 	// kept item was emitted as it came.
 	Text string `json:"text,omitempty"`
@@ -65,13 +67,22 @@ func sha256Hex(s string) string {
 }
 
 // transcriptKey names a transcript by its first item, which stays the
-// same as the transcript grows.
+// same as the transcript grows. A harness may send back what an earlier
+// call emitted: a collapsed first item is named by the hash of the text
+// its marker stands for, so the transcript keeps its name.
 func transcriptKey(outputs []Output) string {
 	if len(outputs) == 0 {
 		return ""
 	}
-	return Hash([]byte(outputs[0].ID + "\x00" + outputs[0].Text))
+	first := outputs[0]
+	textHash := Hash([]byte(first.Text))
+	if m := pointerRe.FindStringSubmatch(first.Text); m != nil {
+		textHash = m[1]
+	}
+	return Hash([]byte(first.ID + "\x00" + textHash))
 }
+
+var pointerRe = regexp.MustCompile(`^` + regexp.QuoteMeta(supersededLinePrefx) + `<<cg:([0-9a-f]{16})>>`)
 
 func itemKey(transcript string, o Output) string {
 	return Hash([]byte(transcript + "\x00" + o.ID + "\x00" + o.Text))
@@ -124,12 +135,19 @@ func (st *cacheState) cached(i int) bool {
 
 // replay returns what an earlier call emitted for item i, when the item
 // must not change: it is cached and the cache is warm. A cached item no
-// call recorded (cached by an earlier harness run) is kept as it is.
-func (st *cacheState) replay(i int, o Output) (string, Decision, bool, error) {
+// call recorded (cached by an earlier harness run) is kept as it is. A
+// frozen collapse is replayed only while a later run still supersedes
+// the item, as it always does in a transcript that only grows: so a
+// record can never collapse the latest run of another transcript that
+// happens to share the first item and this one.
+func (st *cacheState) replay(i int, o Output, superseded bool) (string, Decision, bool, error) {
 	if st.cold || !st.cached(i) {
 		return "", Decision{}, false, nil
 	}
 	f := st.frozen[i]
+	if f != nil && f.Decision == Collapsed && !superseded {
+		f = nil
+	}
 	d := Decision{ID: o.ID, Decision: Kept, Reason: ReasonCached, BytesBefore: len(o.Text), Frozen: f != nil}
 	if f == nil {
 		return o.Text, d, true, nil
@@ -142,7 +160,7 @@ func (st *cacheState) replay(i int, o Output) (string, Decision, bool, error) {
 		}
 	}
 	d.Decision, d.Reason, d.Marker = f.Decision, f.Reason, f.Marker
-	d.Outcome, d.Family, d.Evidence = f.Outcome, f.Family, f.Evidence
+	d.Outcome, d.Family, d.Targets, d.Evidence = f.Outcome, f.Family, f.Targets, f.Evidence
 	return text, d, true, nil
 }
 
@@ -157,7 +175,7 @@ func (st *cacheState) record(in, out []Output, ds []Decision) error {
 			continue
 		}
 		f := Frozen{ID: d.ID, TextHash: sha256Hex(in[i].Text), Decision: d.Decision, Reason: d.Reason,
-			Marker: d.Marker, Outcome: d.Outcome, Family: d.Family, Evidence: d.Evidence}
+			Marker: d.Marker, Outcome: d.Outcome, Family: d.Family, Targets: d.Targets, Evidence: d.Evidence}
 		if d.Decision == Collapsed {
 			f.Text = out[i].Text
 		}

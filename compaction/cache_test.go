@@ -138,3 +138,50 @@ func TestCacheAgentTranscriptsTurnByTurn(t *testing.T) {
 		})
 	}
 }
+
+// TestCacheHarnessSendsBackOutput: a harness that sends back what compact
+// emitted (the first item collapsed) keeps its transcript and replays.
+func TestCacheHarnessSendsBackOutput(t *testing.T) {
+	store := &DirStore{Dir: t.TempDir()}
+	opts := Options{MinTokens: -1, Cache: &Cache{Store: store, Prefix: -1, Cold: true}}
+	in := outputsOf(bigFail, "cat notes", bigFail, goPassed)
+	out, _, err := Compact(in, opts, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out[0].Text, supersededLinePrefx) {
+		t.Fatalf("cold call did not collapse output 0: %q", out[0].Text)
+	}
+	next := append(append([]Output(nil), out...), Output{ID: "o4", Text: "notes\n"})
+	opts.Cache = &Cache{Store: store, Prefix: -1}
+	again, ds, err := Compact(next, opts, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range out {
+		if again[i].Text != out[i].Text {
+			t.Fatalf("output %d changed when sent back: %q → %q", i, out[i].Text, again[i].Text)
+		}
+	}
+	if !ds[1].Frozen || !ds[3].Frozen {
+		t.Fatalf("decisions not replayed: the transcript lost its name (%+v)", ds[1])
+	}
+}
+
+// TestCacheFrozenCollapseNeedsSupersession: a record from another
+// transcript sharing the first item cannot collapse this one's latest run.
+func TestCacheFrozenCollapseNeedsSupersession(t *testing.T) {
+	store := &DirStore{Dir: t.TempDir()}
+	a := outputsOf(bigFail, goPassed)
+	if _, ds, err := Compact(a, Options{MinTokens: -1, Cache: &Cache{Store: store, Prefix: -1, Cold: true}}, store); err != nil || ds[0].Decision != Collapsed {
+		t.Fatalf("session A: %v %+v", err, ds)
+	}
+	b := outputsOf(bigFail, "cat notes")
+	out, ds, err := Compact(b, Options{MinTokens: -1, Cache: &Cache{Store: store, Prefix: -1}}, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].Text != bigFail || ds[0].Decision == Collapsed {
+		t.Fatalf("session B's only run was collapsed by A's record: %+v", ds[0])
+	}
+}

@@ -136,7 +136,7 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 	decisions := make([]Decision, len(outputs))
 	for i, o := range outputs {
 		out[i] = o
-		text, d, replayed, err := st.replay(i, o)
+		text, d, replayed, err := st.replay(i, o, verdicts[i].RunLike && !latest[i])
 		if err != nil {
 			return nil, nil, err
 		}
