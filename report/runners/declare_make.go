@@ -2,10 +2,12 @@ package runners
 
 import "regexp"
 
-// make and CMake. make's "*** [target] Error N" ends a failed build
-// whatever ran under it (cmake, a test runner), so make is outer.
+// make and CMake. make's "*** [target] Error N" ends a failed build but
+// not a passed one, so make is not outer: a run of `make test` belongs to
+// the runner it ran, whether it failed or passed, and make owns only the
+// builds no other runner's line shows.
 func init() {
-	declare(Declaration{Runner: "make", Outer: true, Lines: []LineRule{
+	declare(Declaration{Runner: "make", Lines: []LineRule{
 		{Re: regexp.MustCompile(`^g?make(\[\d+\])?: \*\*\* `), Run: true, Verdict: Failed},
 	}})
 	declare(Declaration{Runner: "cmake", Lines: []LineRule{

@@ -4,12 +4,14 @@ import "regexp"
 
 // node's test runner (TAP "# pass 1" / spec "ℹ fail 0"), TAP's "not ok
 // N", npm's errors, jest's "Tests:" line and mocha's "2 passing (5ms)".
+// npm prints its errors only when the script it ran failed, so it is not
+// outer: `npm test` belongs to the runner the script ran.
 func init() {
 	declare(Declaration{Runner: "node", Lines: []LineRule{
 		{Re: regexp.MustCompile(`^not ok \d+\b`), Run: true, Verdict: Failed},
 		{Re: regexp.MustCompile(`^(?:#|ℹ) (pass|fail) (\d+)$`), Run: true, Total: true, Judge: judgeTAP},
 	}})
-	declare(Declaration{Runner: "npm", Outer: true, Lines: []LineRule{
+	declare(Declaration{Runner: "npm", Lines: []LineRule{
 		{Re: regexp.MustCompile(`^npm (ERR!|error )`), Run: true, Verdict: Failed},
 	}})
 	declare(Declaration{Runner: "jest", Lines: []LineRule{

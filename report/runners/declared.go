@@ -15,9 +15,9 @@ import (
 type Declaration struct {
 	// Runner is the runner part of a run's family key ("pytest", "make").
 	Runner string
-	// Outer: the runner drives others (tox runs pytest, make runs cmake,
-	// Django's runtests.py runs unittest), so a text showing both is its
-	// run and belongs to its family.
+	// Outer: the runner drives others and speaks whether they failed or
+	// passed (tox runs pytest, Django's runtests.py runs unittest), so a
+	// text showing both is its run and belongs to its family.
 	Outer bool
 	// Lines are matched against a line with its leading and trailing
 	// blanks trimmed.
