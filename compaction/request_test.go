@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -168,4 +170,75 @@ func TestFilterRequestCacheControl(t *testing.T) {
 	if ds[0].Decision != Collapsed || !ds[0].Cold {
 		t.Fatalf("a cold call did not collapse the superseded run: %+v", ds[0])
 	}
+}
+
+// TestRequestBodiesOfAgentTranscripts wraps each real agent transcript in
+// an Anthropic and an OpenAI request body: compacting the body decides
+// exactly what compacting the plain outputs decides, and changes no other
+// token.
+func TestRequestBodiesOfAgentTranscripts(t *testing.T) {
+	dir := agentTranscriptsDir(t)
+	for _, name := range []string{"05-mini-django-django-11138", "10-mini-sympy-sympy-13091", "33-openhands-ponylang-ponyc-4588"} {
+		data, err := os.ReadFile(filepath.Join(dir, name, "input.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in []Output
+		if err := json.Unmarshal(data, &in); err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := Compact(in, Options{}, &DirStore{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for format, body := range map[string][]byte{"anthropic": anthropicOf(in), "openai": openAIOf(in)} {
+			var out bytes.Buffer
+			if _, err := Filter(bytes.NewReader(body), &out, Options{}, &DirStore{Dir: t.TempDir()}); err != nil {
+				t.Fatalf("%s %s: %v", name, format, err)
+			}
+			got, orig := tokens(t, out.Bytes()), tokens(t, body)
+			if len(got) != len(orig) {
+				t.Fatalf("%s %s: %d tokens, want %d", name, format, len(got), len(orig))
+			}
+			k := 0
+			for i := range orig {
+				s, ok := orig[i].(string)
+				if !ok || k >= len(in) || s != in[k].Text {
+					if got[i] != orig[i] {
+						t.Fatalf("%s %s: token %d changed: %v", name, format, i, orig[i])
+					}
+					continue
+				}
+				if got[i] != want[k].Text {
+					t.Fatalf("%s %s: %s decided otherwise than as plain outputs", name, format, in[k].ID)
+				}
+				k++
+			}
+			if k != len(in) {
+				t.Fatalf("%s %s: found %d of %d tool outputs", name, format, k, len(in))
+			}
+		}
+	}
+}
+
+func anthropicOf(in []Output) []byte {
+	msgs := []any{map[string]any{"role": "user", "content": "Fix the issue."}}
+	for _, o := range in {
+		msgs = append(msgs,
+			map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": o.ID, "name": "bash", "input": map[string]any{"command": "x"}}}},
+			map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": o.ID, "content": o.Text}}})
+	}
+	b, _ := json.Marshal(map[string]any{"model": "m", "max_tokens": 1024, "messages": msgs})
+	return b
+}
+
+func openAIOf(in []Output) []byte {
+	msgs := []any{map[string]any{"role": "user", "content": "Fix the issue."}}
+	for _, o := range in {
+		msgs = append(msgs,
+			map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": o.ID, "type": "function", "function": map[string]any{"name": "bash", "arguments": "{}"}}}},
+			map[string]any{"role": "tool", "tool_call_id": o.ID, "content": []any{map[string]any{"type": "text", "text": o.Text}}})
+	}
+	b, _ := json.MarshalIndent(map[string]any{"model": "m", "messages": msgs}, "", " ")
+	return b
 }
