@@ -328,6 +328,10 @@ func (c *classifier) noteTarget(line string) {
 func (c *classifier) outcome() Verdict {
 	exit := c.frame.exit
 	switch {
+	case exit.reason != "" && c.frame.code == 0 && c.totalBad > 0:
+		// Exit 0 with a failing summary (pytest | tail): never a failure,
+		// but no pass to claim either.
+		return exit.verdict(OutcomeUnknown)
 	case exit.reason != "" && c.frame.code == 0:
 		e := exit
 		if c.lastPass.reason != "" {
