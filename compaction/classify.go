@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+
+	"github.com/runledger/runledger/report/runners"
 )
 
 // Outcome is what the text of one output says about a test or build run.
@@ -28,6 +31,14 @@ type Verdict struct {
 	// run_marker, quoted_failure) or why the text is not a run (no_marker, indented_only,
 	// numbered_source, diff, source_code).
 	Reason string `json:"reason"`
+	// Family is the run's command family (runner, and for a script its
+	// path): a run is superseded only by a later run of its family. ""
+	// for a run whose family the text does not tell (python -c).
+	Family string `json:"family,omitempty"`
+	// Targets are the test files the run names (pytest's, sympy's): a
+	// later run of the family supersedes it only if it names them all.
+	// Empty when the text names none.
+	Targets []string `json:"targets,omitempty"`
 	// Line, Offset and Evidence locate the deciding line (1-based line, byte
 	// offset of its start, its text); zero when no line decided.
 	Line     int    `json:"line,omitempty"`
@@ -120,23 +131,43 @@ type classifier struct {
 	firstRun  evidence
 	firstFail evidence
 	lastPass  evidence
+
+	frame    harnessFrame
+	py       pythonRun
+	runner   string // the first runner whose line was seen
+	outer    string // the first runner seen that drives others
+	totals   int    // whole-run summaries seen
+	totalBad int    // of which did not say passed
+	badTotal evidence
+	lastTot  int                        // line of the last whole-run summary
+	failLate bool                       // a failure line came after it: something else ran and failed
+	targets  map[string]map[string]bool // per runner, the targets its lines named
 }
 
 func (c *classifier) feed(line string, n int64) {
 	c.lineNo++
 	off := c.offset
 	c.offset += n
+	line = stripANSI(line)
 	if strings.TrimSpace(line) == "" {
 		c.blankInHunk()
 		return
 	}
+	if c.frame.feed(line, c.lineNo, off) {
+		return
+	}
 	c.nonBlank++
+	if c.py.skip(line) {
+		return
+	}
 	if c.skipped(line) {
 		if m, ok := matchMarker(line); ok && m.polarity == failing {
 			c.shadowed++
 		}
 		return
 	}
+	c.py.feed(line, c.lineNo, off)
+	c.noteTarget(line)
 	if isDecl(line) {
 		c.decls++
 	}
@@ -149,6 +180,18 @@ func (c *classifier) feed(line string, n int64) {
 	}
 	if m.run {
 		c.firstRun.setOnce(c.lineNo, off, line, "run_marker")
+	}
+	c.noteRunner(m)
+	if m.polarity == failing && c.totals > 0 {
+		c.failLate = true
+	}
+	if m.total {
+		c.totals++
+		c.lastTot, c.failLate = c.lineNo, false
+		if m.polarity != passing {
+			c.totalBad++
+			c.badTotal.setOnce(c.lineNo, off, line, m.reason)
+		}
 	}
 	switch m.polarity {
 	case failing:
@@ -244,13 +287,65 @@ func (c *classifier) verdict() Verdict {
 	if reason, ok := c.quotingShape(); ok {
 		return Verdict{Outcome: OutcomeNotRun, Reason: reason}
 	}
+	c.py.into(c)
 	if c.firstRun.reason == "" {
 		return Verdict{Outcome: OutcomeNotRun, Reason: "no_marker"}
 	}
 	if !c.anchored {
 		return Verdict{Outcome: OutcomeNotRun, Reason: "indented_only"}
 	}
+	v := c.outcome()
+	v.Family = c.family()
+	for t := range c.targets[v.Family] {
+		v.Targets = append(v.Targets, t)
+	}
+	sort.Strings(v.Targets)
+	return v
+}
+
+func (c *classifier) noteTarget(line string) {
+	if !strings.Contains(line, ".py") {
+		return
+	}
+	runner, target, ok := runners.LineTarget(strings.TrimSpace(stripANSI(line)))
+	if !ok {
+		return
+	}
+	if c.targets == nil {
+		c.targets = map[string]map[string]bool{}
+	}
+	if c.targets[runner] == nil {
+		c.targets[runner] = map[string]bool{}
+	}
+	c.targets[runner][target] = true
+}
+
+// outcome decides a run. What the run says about itself as a whole — the
+// harness's exit status, the runner's own summary — outranks any line
+// printed along the way, in the direction of passing: a run whose exit
+// status is 0 or whose every summary passed is never a failure, whatever
+// tracebacks its warnings print.
+func (c *classifier) outcome() Verdict {
+	exit := c.frame.exit
 	switch {
+	case exit.reason != "" && c.frame.code == 0 && c.totalBad > 0:
+		// Exit 0 with a failing summary (pytest | tail): never a failure,
+		// but no pass to claim either.
+		return exit.verdict(OutcomeUnknown)
+	case exit.reason != "" && c.frame.code == 0:
+		e := exit
+		if c.lastPass.reason != "" {
+			e = c.lastPass
+		}
+		return e.verdict(OutcomePassed)
+	case c.totals > 0 && c.totalBad == 0 && !c.failLate && !c.py.failedAfter(c.lastTot):
+		return c.lastPass.verdict(OutcomePassed)
+	case exit.reason != "":
+		for _, e := range []evidence{c.firstFail, c.badTotal, exit} {
+			if e.reason != "" {
+				return e.verdict(OutcomeFailed)
+			}
+		}
 	case c.firstFail.reason != "":
 		return c.firstFail.verdict(OutcomeFailed)
 	case c.lastPass.reason != "" && c.shadowed == 0:

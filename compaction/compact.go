@@ -43,6 +43,8 @@ type Options struct {
 	// caller keeping its texts elsewhere names that store, so that copying
 	// the hint works ("runledger expand --store DIR").
 	Expand string
+	// Cache, when set, freezes decisions across calls (see Cache).
+	Cache *Cache
 }
 
 func (o Options) normalized() (Options, error) {
@@ -74,6 +76,8 @@ const (
 	ReasonTooSmall      = "too_small"
 	ReasonNoGain        = "no_gain"
 	ReasonLatest        = "latest"
+	ReasonNoFamily      = "no_family"
+	ReasonCached        = "cached"
 	ReasonHasMarker     = "has_marker"
 	ReasonModeOff       = "mode_off"
 	supersededLinePrefx = "[superseded by a later run] "
@@ -91,13 +95,23 @@ type Decision struct {
 	// wants to check a decision.
 	Outcome  Outcome `json:"outcome"`
 	Evidence string  `json:"evidence,omitempty"`
+	// Family is the run's command family; only a later run of the same
+	// family supersedes it.
+	Family string `json:"family,omitempty"`
+	// Targets are the test files the run names; see Verdict.
+	Targets []string `json:"targets,omitempty"`
+	// Frozen: the decision was an earlier call's, replayed byte for byte.
+	Frozen bool `json:"frozen,omitempty"`
+	// Cold: this call took the prompt cache as expired and decided every
+	// item afresh.
+	Cold bool `json:"cold,omitempty"`
 }
 
 // markerRe finds a marker, also as JSON with HTML escaping ("\u003c\u003ccg:").
 var markerRe = regexp.MustCompile(`(?i)(<<|\\u003c\\u003c)cg:`)
 
-// Compact returns outputs with every earlier failed run collapsed, and one
-// Decision per output. In ModeFull the collapsed texts are put in store
+// Compact returns outputs with every failed run that a later run of its
+// family supersedes collapsed, and one Decision per output. In ModeFull the collapsed texts are put in store
 // before their marker is returned, so no marker ever points at nothing.
 func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision, error) {
 	opts, err := opts.normalized()
@@ -107,31 +121,89 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 	if opts.MarkerMode == ModeFull && store == nil {
 		return nil, nil, fmt.Errorf("compact: marker mode full needs a store")
 	}
-	verdicts := make([]Verdict, len(outputs))
-	latest := -1
-	for i, o := range outputs {
-		verdicts[i] = Classify(o.Text)
-		if verdicts[i].RunLike {
-			latest = i
+	st := &cacheState{c: &Cache{}} // no cached prefix: every item is decided afresh
+	if opts.Cache != nil {
+		if st, err = loadCache(opts.Cache, outputs); err != nil {
+			return nil, nil, err
 		}
 	}
+	verdicts := make([]Verdict, len(outputs))
+	for i, o := range outputs {
+		verdicts[i] = Classify(o.Text)
+	}
+	latest := latestOfFamily(verdicts)
 	out := make([]Output, len(outputs))
 	decisions := make([]Decision, len(outputs))
 	for i, o := range outputs {
-		d := Decision{ID: o.ID, Decision: Kept, BytesBefore: len(o.Text),
-			Outcome: verdicts[i].Outcome, Evidence: verdicts[i].Evidence}
-		d.Reason = skipReason(o.Text, verdicts[i], i == latest, opts)
 		out[i] = o
-		if d.Reason == "" {
-			out[i].Text, d, err = collapse(o, verdicts[i], d, opts, store)
+		text, d, replayed, err := st.replay(i, o, verdicts[i].RunLike && !latest[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		if !replayed {
+			text, d, err = decide(o, verdicts[i], latest[i], opts, store)
 			if err != nil {
 				return nil, nil, err
 			}
 		}
-		d.BytesAfter = len(out[i].Text)
+		out[i].Text = text
+		d.BytesAfter, d.Cold = len(text), st.cold
 		decisions[i] = d
 	}
+	if opts.Cache != nil {
+		if err := st.record(outputs, out, decisions); err != nil {
+			return nil, nil, err
+		}
+	}
 	return out, decisions, nil
+}
+
+// latestOfFamily marks the runs no later run supersedes. A later run of
+// the same family supersedes an earlier one when it tested all the
+// earlier one's targets; a run that names no targets is taken to have
+// tested its runner's whole target, and to be covered by any later run.
+func latestOfFamily(vs []Verdict) []bool {
+	latest := make([]bool, len(vs))
+	for i, v := range vs {
+		if !v.RunLike {
+			continue
+		}
+		latest[i] = true
+		for _, w := range vs[i+1:] {
+			if w.RunLike && w.Family == v.Family && covers(w.Targets, v.Targets) {
+				latest[i] = false
+				break
+			}
+		}
+	}
+	return latest
+}
+
+func covers(later, earlier []string) bool {
+	if len(later) == 0 || len(earlier) == 0 {
+		return true
+	}
+	have := map[string]bool{}
+	for _, t := range later {
+		have[t] = true
+	}
+	for _, t := range earlier {
+		if !have[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// decide is one output's fresh decision.
+func decide(o Output, v Verdict, latest bool, opts Options, store Store) (string, Decision, error) {
+	d := Decision{ID: o.ID, Decision: Kept, BytesBefore: len(o.Text),
+		Outcome: v.Outcome, Evidence: v.Evidence, Family: v.Family, Targets: v.Targets}
+	d.Reason = skipReason(o.Text, v, latest, opts)
+	if d.Reason != "" {
+		return o.Text, d, nil
+	}
+	return collapse(o, v, d, opts, store)
 }
 
 // skipReason says why an output must stay as it is, or "" to collapse it.
@@ -143,6 +215,8 @@ func skipReason(text string, v Verdict, latest bool, opts Options) string {
 		return ReasonModeOff
 	case !v.RunLike:
 		return ReasonNotRunLike
+	case v.Family == "":
+		return ReasonNoFamily
 	case latest:
 		return ReasonLatest
 	case markerRe.MatchString(text):

@@ -23,7 +23,7 @@ func TestCompactDecisions(t *testing.T) {
 		{"earlier failure collapses", []string{bigFail, "cat notes", goPassed}, Options{}, []string{ReasonCollapsed, ReasonNotRunLike, ReasonLatest}},
 		{"latest failure kept", []string{bigFail, bigFail}, Options{}, []string{ReasonCollapsed, ReasonLatest}},
 		{"earlier pass kept", []string{goPassed, bigFail}, Options{}, []string{ReasonPassed, ReasonLatest}},
-		{"earlier unknown kept", []string{"===== test session starts =====\ncollected 3 items\n" + strings.Repeat(".", 600) + "\n", goPassed}, Options{}, []string{ReasonUnknown, ReasonLatest}},
+		{"earlier unknown kept", []string{"===== test session starts =====\ncollected 3 items\n" + strings.Repeat(".", 600) + "\n", "===== 3 passed in 0.1s =====\n"}, Options{}, []string{ReasonUnknown, ReasonLatest}},
 		{"small failure", []string{goFailed, goPassed}, Options{}, []string{ReasonTooSmall, ReasonLatest}},
 		{"small failure, no minimum", []string{goFailed, goPassed}, Options{MinTokens: -1}, []string{ReasonCollapsed, ReasonLatest}},
 		{"no gain", []string{"FAIL\tx\t0.01s\n", goPassed}, Options{MinTokens: -1}, []string{ReasonNoGain, ReasonLatest}},

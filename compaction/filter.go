@@ -1,19 +1,29 @@
 package compaction
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 )
 
-// Filter is `runledger compact`: it reads a JSON array of {"id","text"}
-// from r, compacts it, and writes the same array, compacted, to w, so that
-// it composes in a pipeline; what was decided for each output is returned,
-// for the caller to report apart. HTML escaping is off so that markers
-// read as <<cg:HASH>> rather than \u003c\u003ccg:HASH>>.
+// Filter is `runledger compact`: it reads from r a JSON array of
+// {"id","text"}, or a provider's request body (Anthropic Messages, OpenAI
+// Chat Completions), compacts its tool outputs, and writes the same
+// document, compacted, to w, so that it composes in a pipeline; what was
+// decided for each output is returned, for the caller to report apart.
+// HTML escaping is off so that markers read as <<cg:HASH>> rather than
+// \u003c\u003ccg:HASH>>.
 func Filter(r io.Reader, w io.Writer, opts Options, store Store) ([]Decision, error) {
-	dec := json.NewDecoder(r)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("compact: read input: %w", err)
+	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		return filterRequest(data, w, opts, store)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	var in []Output
 	if err := dec.Decode(&in); err != nil {
 		return nil, fmt.Errorf("compact: decode input: %w", err)

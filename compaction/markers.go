@@ -23,35 +23,15 @@ type marker struct {
 	run      bool
 	polarity polarity
 	reason   string
-}
-
-// anchored markers must start the line, after leading blanks and an
-// optional log-level tag such as Maven's "[INFO] ".
-var anchored = []struct {
-	re *regexp.Regexp
-	m  marker
-}{
-	{regexp.MustCompile(`^BUILD FAIL(ED|URE)?\b`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^BUILD SUCCESS(FUL)?\b`), marker{true, passing, "pass_marker"}},
-	{regexp.MustCompile(`^=+ (FAILURES|ERRORS) =+\s*$`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^=+ test session`), marker{true, neutral, "run_marker"}},
-	{regexp.MustCompile(`^Traceback \(most recent`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^FAILED\b`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^panic:`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^npm (ERR!|error )`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^not ok \d+\b`), marker{true, failing, "failure_marker"}},
-	{regexp.MustCompile(`^FAIL$`), marker{false, failing, "failure_marker"}},
-	{regexp.MustCompile(`^PASS$`), marker{false, passing, "pass_marker"}},
-	{regexp.MustCompile(`^make(\[\d+\])?: \*\*\* `), marker{false, failing, "exit_status"}},
-	{regexp.MustCompile(`^error: could not compile\b`), marker{false, failing, "failure_marker"}},
+	runner   string // the family key's runner part; "" for lines any program prints
+	outer    bool   // the runner drives others: its family wins
+	total    bool   // the runner's verdict on the whole run
 }
 
 var (
 	levelTagRe = regexp.MustCompile(`^\[(INFO|ERROR|WARNING|WARN)\] `)
 	// exitRe: the status lines of go run, shells and CI wrappers.
 	exitRe = regexp.MustCompile(`^(?i:exit status|exit code:?|exited with code|process exited with code) (-?\d+)\b`)
-	// node's TAP ("# fail 1") and spec ("ℹ fail 1") reporters.
-	tapRe = regexp.MustCompile(`^(?:#|ℹ) (pass|fail) (\d+)\s*$`)
 )
 
 // matchMarker reports the marker a line carries, if any.
@@ -61,22 +41,16 @@ func matchMarker(line string) (marker, bool) {
 	if m, ok := resultMarker(t); ok {
 		return m, true
 	}
-	for _, a := range anchored {
-		if a.re.MatchString(t) {
-			return a.m, true
-		}
+	if m, ok := declaredMarker(t); ok {
+		return m, true
 	}
 	if m := exitRe.FindStringSubmatch(t); m != nil {
 		if m[1] != "0" {
-			return marker{false, failing, "exit_status"}, true
+			return marker{polarity: failing, reason: "exit_status"}, true
 		}
 		return marker{}, false
 	}
-	if m := tapRe.FindStringSubmatch(t); m != nil {
-		fail := m[1] == "fail" && m[2] != "0"
-		return countMarker(fail, m[1] == "pass" || m[2] == "0"), true
-	}
-	return countLine(t)
+	return marker{}, false
 }
 
 // resultMarker reads the result lines the report's runner parsers count
@@ -85,71 +59,58 @@ func matchMarker(line string) (marker, bool) {
 // file's expected output or a note is not taken for a run.
 func resultMarker(t string) (marker, bool) {
 	v := runners.ResultLine(t)
+	var m marker
 	switch {
 	case v == runners.NoVerdict:
 		return marker{}, false
-	case strings.HasPrefix(t, "test result: ") || strings.HasPrefix(t, "DONE "):
-		return countMarker(v == runners.Failed, v == runners.Passed), true
+	case strings.HasPrefix(t, "test result: "):
+		m = countMarker(v == runners.Failed, v == runners.Passed)
+		m.runner = "cargo"
+		return m, true
+	case strings.HasPrefix(t, "DONE "):
+		m = countMarker(v == runners.Failed, v == runners.Passed)
 	case v == runners.Failed:
-		return marker{true, failing, "failure_marker"}, true
+		m = marker{run: true, polarity: failing, reason: "failure_marker"}
 	case v == runners.Passed:
-		return marker{true, passing, "pass_marker"}, true
+		m = marker{run: true, polarity: passing, reason: "pass_marker"}
+	default:
+		m = marker{run: true, reason: "run_marker"}
 	}
-	return marker{true, neutral, "run_marker"}, true
+	m.runner = "go"
+	return m, true
+}
+
+// declaredMarker reads the lines the runners declare in report/runners
+// (declare_*.go: pytest, sympy's bin/test, unittest and Django, tox, make
+// and CMake, sphinx-build, node, jest, mocha, npm, Maven and Gradle, go,
+// cargo), so compaction keeps no table of its own.
+func declaredMarker(t string) (marker, bool) {
+	dm, ok := runners.MatchLine(t)
+	if !ok {
+		return marker{}, false
+	}
+	m := marker{run: dm.Run, runner: dm.Runner, outer: dm.Outer, total: dm.Total, reason: "run_marker"}
+	switch {
+	case dm.Verdict == runners.Failed && dm.Counted:
+		m.polarity, m.reason = failing, "failure_count"
+	case dm.Verdict == runners.Failed:
+		m.polarity, m.reason = failing, "failure_marker"
+	case dm.Verdict == runners.Passed && dm.Counted:
+		m.polarity, m.reason = passing, "pass_count"
+	case dm.Verdict == runners.Passed:
+		m.polarity, m.reason = passing, "pass_marker"
+	}
+	return m, true
 }
 
 func countMarker(fail, pass bool) marker {
 	switch {
 	case fail:
-		return marker{true, failing, "failure_count"}
+		return marker{run: true, polarity: failing, reason: "failure_count"}
 	case pass:
-		return marker{true, passing, "pass_count"}
+		return marker{run: true, polarity: passing, reason: "pass_count"}
 	}
-	return marker{true, neutral, "run_marker"}
-}
-
-var (
-	padRe      = regexp.MustCompile(`^=+ (.*?) =+$`)
-	labelRe    = regexp.MustCompile(`^[A-Za-z]+:\s+`)
-	durationRe = regexp.MustCompile(`( in [0-9.]+m?s\b.*| \([^)]*\))$`)
-	itemRe     = regexp.MustCompile(`^(\d+) ([a-z]+)$`)
-)
-
-// countLine accepts the one shape that may sit mid-line: a runner summary
-// made only of "N word" items, like pytest's padded
-// "===== 1 failed, 2 passed in 0.1s =====", jest's "Tests: 1 failed, 3 total"
-// or mocha's "2 passing (5ms)". Prose that happens to say "3 passed" is not
-// such a line.
-func countLine(t string) (marker, bool) {
-	if m := padRe.FindStringSubmatch(t); m != nil {
-		t = m[1]
-	}
-	t = labelRe.ReplaceAllString(t, "")
-	t = durationRe.ReplaceAllString(t, "")
-	var fail, pass, counted bool
-	for _, item := range strings.Split(t, ", ") {
-		m := itemRe.FindStringSubmatch(strings.TrimSpace(item))
-		if m == nil {
-			return marker{}, false
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			return marker{}, false
-		}
-		switch m[2] {
-		case "failed", "failing", "error", "errors":
-			counted = true
-			fail = fail || n > 0
-			pass = pass || (n == 0 && m[2] == "failed")
-		case "passed", "passing":
-			counted = true
-			pass = pass || n > 0
-		}
-	}
-	if !counted {
-		return marker{}, false
-	}
-	return countMarker(fail, pass), true
+	return marker{run: true, reason: "run_marker"}
 }
 
 var (

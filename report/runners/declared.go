@@ -1,0 +1,140 @@
+package runners
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Declaration is what one runner prints that tells its run apart from a
+// text quoting one: the lines only it writes, in the shape it writes them.
+// Each runner declares itself once, in its own file; compaction matches
+// lines against these declarations, so a runner added here is recognised
+// there too.
+type Declaration struct {
+	// Runner is the runner part of a run's family key ("pytest", "make").
+	Runner string
+	// Outer: the runner drives others and speaks whether they failed or
+	// passed (tox runs pytest, Django's runtests.py runs unittest), so a
+	// text showing both is its run and belongs to its family.
+	Outer bool
+	// Lines are matched against a line with its leading and trailing
+	// blanks trimmed.
+	Lines []LineRule
+	// Targets match the lines that name what a run tested (submatch 1, a
+	// test file): a run of the same runner supersedes an earlier one only
+	// if it tested all the earlier one's targets.
+	Targets []*regexp.Regexp
+	// Scripts match the paths of the runner's entry point, for a run that
+	// failed before the runner printed anything of its own: a traceback
+	// whose outermost frame is /testbed/bin/test is sympy's runner's run.
+	Scripts []*regexp.Regexp
+}
+
+// LineRule is one kind of line a runner prints.
+type LineRule struct {
+	Re *regexp.Regexp
+	// Run: the line alone makes a text this runner's run. Lines that other
+	// programs print too (a bare "OK") only say how a run went.
+	Run bool
+	// Total: the line is the runner's summary of the whole run, so its
+	// verdict outranks failure-looking lines printed along the way (a
+	// warning's traceback, a test's expected error).
+	Total bool
+	// Verdict is the line's fixed verdict; Judge, when set, reads it from
+	// the match instead (a count of failures).
+	Verdict Verdict
+	Judge   func(m []string) Verdict
+}
+
+// Match is what one declared line says.
+type Match struct {
+	Runner  string
+	Outer   bool
+	Run     bool
+	Total   bool
+	Counted bool // the verdict was read from counts (a Judge)
+	Verdict Verdict
+}
+
+// declarations are kept sorted by runner, so that matching does not
+// depend on the order the files' init functions ran in; no two runners
+// declare the same line.
+var declarations []Declaration
+
+// declare adds a runner; the per-runner files call it from init.
+func declare(d Declaration) {
+	declarations = append(declarations, d)
+	sort.Slice(declarations, func(i, j int) bool { return declarations[i].Runner < declarations[j].Runner })
+}
+
+// Declared returns the declared runners, sorted by name.
+func Declared() []Declaration { return append([]Declaration(nil), declarations...) }
+
+// MatchLine reports the first declared rule matching t (a line with its
+// blanks trimmed) and what it says.
+func MatchLine(t string) (Match, bool) {
+	for _, d := range declarations {
+		for _, r := range d.Lines {
+			m := r.Re.FindStringSubmatch(t)
+			if m == nil {
+				continue
+			}
+			v := r.Verdict
+			if r.Judge != nil {
+				v = r.Judge(m)
+			}
+			return Match{Runner: d.Runner, Outer: d.Outer, Run: r.Run, Total: r.Total, Counted: r.Judge != nil, Verdict: v}, true
+		}
+	}
+	return Match{}, false
+}
+
+// LineTarget reports the runner and target a line (blanks trimmed) names,
+// if any: the test file of a progress, verbose or failure line.
+func LineTarget(t string) (runner, target string, ok bool) {
+	for _, d := range declarations {
+		for _, re := range d.Targets {
+			if m := re.FindStringSubmatch(t); m != nil {
+				return d.Runner, strings.TrimPrefix(m[1], "./"), true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// ScriptRunner names the runner whose entry point path is, or "".
+func ScriptRunner(path string) string {
+	for _, d := range declarations {
+		for _, re := range d.Scripts {
+			if re.MatchString(path) {
+				return d.Runner
+			}
+		}
+	}
+	return ""
+}
+
+// judgeCounts reads a list of "N word" items (", "-separated) in
+// submatch 1: failed when a word in bad has N > 0, passed when some other
+// item counts, Ran when nothing was counted.
+func judgeCounts(bad ...string) func(m []string) Verdict {
+	return func(m []string) Verdict {
+		failed, counted := false, false
+		for _, item := range strings.Split(m[1], ",") {
+			n, word, ok := strings.Cut(strings.TrimSpace(item), " ")
+			c, err := strconv.Atoi(n)
+			if !ok || err != nil {
+				continue
+			}
+			counted = true
+			for _, b := range bad {
+				if strings.HasPrefix(word, b) && c > 0 {
+					failed = true
+				}
+			}
+		}
+		return verdictOf(failed, counted)
+	}
+}

@@ -1,0 +1,65 @@
+package runners
+
+import "testing"
+
+func TestMatchLine(t *testing.T) {
+	tests := []struct {
+		line    string
+		runner  string
+		verdict Verdict
+		total   bool
+	}{
+		{"= tests finished: 90 passed, 2 expected to fail, 2 exceptions, in 4.17 seconds =", "sympy-bin-test", Failed, true},
+		{"================== tests finished: 16 passed, in 0.04 seconds ==================", "sympy-bin-test", Passed, true},
+		{"DO *NOT* COMMIT!", "sympy-bin-test", Failed, false},
+		{"Ran 12 tests in 0.3s", "unittest", Ran, false},
+		{"OK", "unittest", Passed, true},
+		{"OK (skipped=8)", "unittest", Passed, true},
+		{"FAILED (failures=1, errors=2)", "unittest", Failed, true},
+		{"Creating test database for alias 'default'...", "django-runtests", Ran, false},
+		{"CMake Error at CMakeLists.txt:27 (find_package):", "cmake", Failed, false},
+		{"-- Configuring incomplete, errors occurred!", "cmake", Failed, true},
+		{"make: *** [Makefile:192: build] Error 2", "make", Failed, false},
+		{"gmake[1]: *** No rule to make target 'Makefile'.  Stop.", "make", Failed, false},
+		{"congratulations :)", "tox", Passed, true},
+		{"ERROR:   py39: commands failed", "tox", Failed, true},
+		{"=========== 1 failed, 186 passed, 6 skipped in 1.25s ===========", "pytest", Failed, true},
+		{"===== 3 passed, 1 xfailed in 0.1s =====", "pytest", Passed, true},
+		{"Running Sphinx v4.1.0", "sphinx-build", Ran, false},
+		{"7 passed in 0.01s", "pytest", Passed, true},
+		{"FAILED t.py::test_x - assert 1 == 2", "pytest", Failed, false},
+		{"Tests:       1 failed, 2 passed, 3 total", "jest", Failed, true},
+		{"2 passing (5ms)", "mocha", Passed, true},
+		{"1 failing", "mocha", Failed, true},
+		{"# fail 0", "node", Passed, true},
+		{"not ok 1 - adds", "node", Failed, false},
+		{"npm ERR! code ELIFECYCLE", "npm", Failed, false},
+		{"BUILD FAILURE", "jvm", Failed, true},
+		{"panic: boom", "go", Failed, false},
+	}
+	for _, tt := range tests {
+		m, ok := MatchLine(tt.line)
+		if !ok || m.Runner != tt.runner || m.Verdict != tt.verdict || m.Total != tt.total {
+			t.Errorf("MatchLine(%q) = %+v %v, want %s verdict %d total %v", tt.line, m, ok, tt.runner, tt.verdict, tt.total)
+		}
+	}
+	for _, line := range []string{"OK then", "tests finished", "Ran the tests", "Error 2", "make: done"} {
+		if m, ok := MatchLine(line); ok {
+			t.Errorf("MatchLine(%q) = %+v, want no match", line, m)
+		}
+	}
+}
+
+func TestScriptRunner(t *testing.T) {
+	for path, want := range map[string]string{
+		"/testbed/bin/test":          "sympy-bin-test",
+		"./tests/runtests.py":        "django-runtests",
+		"/testbed/src/pytest.py":     "pytest",
+		"/testbed/reproduce.py":      "",
+		"/testbed/tests/test_bin.py": "",
+	} {
+		if got := ScriptRunner(path); got != want {
+			t.Errorf("ScriptRunner(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
