@@ -166,7 +166,9 @@ func parseXUnit(r io.Reader, sink *fileSink) error {
 func (x *xunitReader) start(el xml.StartElement, stack []string) error {
 	switch el.Name.Local {
 	case "assembly":
-		x.assembly = attr(el, "name")
+		// The assembly's file name, not the build machine's path to it.
+		name := attr(el, "name")
+		x.assembly = name[strings.LastIndexAny(name, "/\\")+1:]
 	case "test":
 		if x.cur != nil {
 			return nil

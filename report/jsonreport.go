@@ -213,7 +213,7 @@ func ctrfResults(d *json.Decoder, sink *fileSink) error {
 func ctrfTest(d *json.Decoder, sink *fileSink) error {
 	var t struct {
 		Name, Status, Message, FilePath string
-		Line                            int
+		Line, Retries                   int
 		Flaky                           bool
 		Suite                           json.RawMessage
 		Parameters                      json.RawMessage
@@ -221,7 +221,7 @@ func ctrfTest(d *json.Decoder, sink *fileSink) error {
 	if err := d.Decode(&t); err != nil {
 		return err
 	}
-	c := caseResult{ID: TestID{Name: t.Name, File: t.FilePath, Suite: ctrfSuite(t.Suite)}, Message: t.Message, Line: t.Line, Flaky: t.Flaky}
+	c := caseResult{ID: TestID{Name: t.Name, File: t.FilePath, Suite: ctrfSuite(t.Suite)}, Message: t.Message, Line: t.Line, Flaky: t.Flaky || t.Retries > 0}
 	if len(t.Parameters) > 0 && string(t.Parameters) != "null" {
 		c.ID.Params = clip(string(t.Parameters), 200)
 	}

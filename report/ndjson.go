@@ -84,14 +84,21 @@ func parseGoJSON(r io.Reader, sink *fileSink) error {
 	return nil
 }
 
+// goFailure finds the first "file.go:N: message" line of a failed test's
+// output, else its first line that is not the runner's own.
 func goFailure(out string) (string, int, string) {
+	first := ""
 	for _, l := range bytes.Split([]byte(out), []byte("\n")) {
 		if m := goLocation.FindSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(string(m[2]))
 			return string(m[1]), n, string(m[3])
 		}
+		t := bytes.TrimSpace(l)
+		if first == "" && len(t) > 0 && !bytes.HasPrefix(t, []byte("=== ")) && !bytes.HasPrefix(t, []byte("--- ")) {
+			first = string(t)
+		}
 	}
-	return "", 0, firstLine(out)
+	return "", 0, first
 }
 
 // parseDart reads the Dart/Flutter test runner's JSON events (`dart test
