@@ -173,7 +173,8 @@ func (x *xunitReader) start(el xml.StartElement, stack []string) error {
 		if x.cur != nil {
 			return nil
 		}
-		id := TestID{Suite: x.assembly, Classname: attr(el, "type"), Name: attr(el, "name")}
+		id := TestID{Suite: x.assembly, Classname: attr(el, "type")}
+		id.Name = withoutClass(attr(el, "name"), id.Classname)
 		x.cur = &caseResult{ID: id, Outcome: xunitOutcome(attr(el, "result"))}
 	default:
 		x.startText(el.Name.Local)

@@ -34,10 +34,7 @@ func parseTRX(r io.Reader, sink *fileSink) error {
 	}
 	for _, d := range t.done {
 		d.c.ID.Classname = t.classes[d.testID]
-		if cls := d.c.ID.Classname; cls != "" && strings.HasPrefix(d.c.ID.Name, cls+".") {
-			// xUnit's testName repeats the class: the identity keeps it once.
-			d.c.ID.Name = d.c.ID.Name[len(cls)+1:]
-		}
+		d.c.ID.Name = withoutClass(d.c.ID.Name, d.c.ID.Classname)
 		sink.test(d.c)
 	}
 	return nil
@@ -54,7 +51,9 @@ func (t *trxReader) start(el xml.StartElement, stack []string) error {
 		t.cur = &res.c
 	case "TestMethod":
 		if len(stack) >= 2 && stack[len(stack)-2] == "UnitTest" {
-			t.classes[t.unitTest] = attr(el, "className")
+			// MSTest may assembly-qualify the class: "N.C, Asm, Version=…".
+			cls, _, _ := strings.Cut(attr(el, "className"), ",")
+			t.classes[t.unitTest] = cls
 		}
 	case "UnitTest":
 		t.unitTest = attr(el, "id")
@@ -97,4 +96,13 @@ func (t *trxReader) end(name string, _ []string) {
 	if len(t.open) > 0 {
 		t.cur = &t.open[len(t.open)-1].c
 	}
+}
+
+// withoutClass drops the class from a test name that repeats it (xUnit
+// writes "N.C.Method(x: 1)"): the identity keeps it once, in Classname.
+func withoutClass(name, class string) string {
+	if class != "" && strings.HasPrefix(name, class+".") && len(name) > len(class)+1 {
+		return name[len(class)+1:]
+	}
+	return name
 }
