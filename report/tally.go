@@ -25,6 +25,10 @@ type caseResult struct {
 type tally struct {
 	order   []TestID
 	entries map[TestID]*tallyEntry
+	// latest is, for each identity as the file gave it, the entry its
+	// last attempt went to; base the reverse, for absorb.
+	latest map[TestID]latestEntry
+	base   map[TestID]TestID
 	// fallback counts suites that list no test case, from their own
 	// attributes; they have no identities and are never verified.
 	fallback       counts
@@ -40,7 +44,14 @@ type tallyEntry struct {
 
 type counts struct{ tests, failed, errors, skipped int }
 
-func newTally() *tally { return &tally{entries: map[TestID]*tallyEntry{}} }
+type latestEntry struct {
+	id TestID
+	n  int // invocations so far
+}
+
+func newTally() *tally {
+	return &tally{entries: map[TestID]*tallyEntry{}, latest: map[TestID]latestEntry{}, base: map[TestID]TestID{}}
+}
 
 // add records an attempt. A repeat of a test whose last attempt failed is
 // a rerun: the last attempt that ran decides the outcome (a rerun that
@@ -60,20 +71,26 @@ func (t *tally) add(c caseResult) {
 }
 
 func (t *tally) put(id TestID, o tallyEntry) {
-	base := id.Params
-	for n := 2; ; n++ {
-		e := t.entries[id]
-		if e == nil {
-			t.entries[id] = &o
-			t.order = append(t.order, id)
-			return
-		}
-		if e.outcome == OutcomeFailed || e.outcome == OutcomeError {
+	last, seen := t.latest[id]
+	if seen {
+		if e := t.entries[last.id]; e.outcome == OutcomeFailed || e.outcome == OutcomeError {
 			e.merge(o)
 			return
 		}
-		id.Params = strings.TrimSpace(fmt.Sprintf("%s #%d", base, n))
 	}
+	at := id
+	for n := last.n + 1; ; n++ {
+		if n > 1 {
+			at.Params = strings.TrimSpace(fmt.Sprintf("%s #%d", id.Params, n))
+		}
+		if t.entries[at] == nil {
+			t.latest[id] = latestEntry{at, n}
+			break
+		}
+	}
+	t.entries[at] = &o
+	t.base[at] = id
+	t.order = append(t.order, at)
 }
 
 func (e *tallyEntry) merge(o tallyEntry) {
@@ -90,7 +107,7 @@ func (e *tallyEntry) merge(o tallyEntry) {
 // rules of add.
 func (t *tally) absorb(o *tally) {
 	for _, id := range o.order {
-		t.put(id, *o.entries[id])
+		t.put(o.base[id], *o.entries[id])
 	}
 	t.fallback.tests += o.fallback.tests
 	t.fallback.failed += o.fallback.failed
