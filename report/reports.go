@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -34,6 +35,8 @@ type fileSink struct {
 	path     string
 	format   string
 	nameless int
+	// file is the open report, for readers that look ahead in it (TRX).
+	file *os.File
 }
 
 func (s *fileSink) test(c caseResult) {
@@ -60,6 +63,7 @@ type reportRead struct {
 // warning naming it, and contributes nothing; with no file read at all
 // there are no counts.
 func readReports(paths []string) reportRead {
+	defer lowerMemoryLimit(reportHeapLimit)()
 	out := reportRead{tally: newTally()}
 	var formats, brokenFormats []string
 	for _, p := range paths {
@@ -73,7 +77,7 @@ func readReports(paths []string) reportRead {
 		}
 		out.read++
 		formats = addName(formats, sink.format)
-		if len(sink.t.order) == 0 && sink.t.fallbackSuites == 0 {
+		if sink.t.count == 0 && sink.t.fallbackSuites == 0 {
 			out.warnings = append(out.warnings, fmt.Sprintf("report %s (%s): holds no test case", p, sink.format))
 		}
 		if sink.t.fallbackSuites > 0 {
@@ -108,6 +112,25 @@ func addName(names []string, n string) []string {
 
 var errEmpty = errors.New("the file is empty")
 
+// reportHeapLimit is the soft heap limit while report files are read. The
+// live heap is the tally (about 200 bytes a test); the rest is the XML
+// decoder's garbage, which the default pacing lets grow to twice the live
+// heap: a 1 GiB TRX of 131,072 results peaked at 121 MiB RSS without it.
+// Past the limit the runtime collects more often, never fails.
+const reportHeapLimit = 40 << 20
+
+// lowerMemoryLimit lowers the process's soft memory limit to limit (never
+// raises it: GOMEMLIMIT or a caller's lower limit stands) and returns what
+// restores it.
+func lowerMemoryLimit(limit int64) func() {
+	prev := debug.SetMemoryLimit(-1)
+	if prev <= limit {
+		return func() {}
+	}
+	debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(prev) }
+}
+
 // readReport detects the format from the content and streams the file.
 func readReport(path string, sink *fileSink) error {
 	f, err := os.Open(path)
@@ -115,6 +138,7 @@ func readReport(path string, sink *fileSink) error {
 		return err
 	}
 	defer f.Close()
+	sink.file = f
 	br := bufio.NewReaderSize(f, 64<<10)
 	format, parse, err := detect(br)
 	sink.format = format

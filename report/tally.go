@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 )
 
@@ -21,14 +22,16 @@ type caseResult struct {
 }
 
 // tally keeps every test of a run with its final outcome: what a count
-// means is decided here, for all formats alike.
+// means is decided here, for all formats alike. It holds one small entry
+// per test, found by a hash of its identity, never a test's output: about
+// 200 bytes a test.
 type tally struct {
-	order   []TestID
-	entries map[TestID]*tallyEntry
-	// latest is, for each identity as the file gave it, the entry its
-	// last attempt went to; base the reverse, for absorb.
-	latest map[TestID]latestEntry
-	base   map[TestID]TestID
+	// entries in chunks: growing never copies them, so there is no
+	// moment with two copies of every entry.
+	chunks [][]tallyEntry
+	count  int32
+	byHash map[uint64]int32 // identity hash → first entry with that hash
+	seed   maphash.Seed
 	// fallback counts suites that list no test case, from their own
 	// attributes; they have no identities and are never verified.
 	fallback       counts
@@ -36,6 +39,12 @@ type tally struct {
 }
 
 type tallyEntry struct {
+	id TestID
+	// base is the entry of the first invocation of the identity this one
+	// numbers (itself, for a first invocation); on a first invocation,
+	// latest is the entry of the last invocation and n their number.
+	base, latest, n  int32
+	nextSameHash     int32 // -1: none
 	outcome          string
 	passed, failedAt bool // some attempt passed, some failed or erred
 	flaky            bool
@@ -44,13 +53,48 @@ type tallyEntry struct {
 
 type counts struct{ tests, failed, errors, skipped int }
 
-type latestEntry struct {
-	id TestID
-	n  int // invocations so far
+const chunkSize = 1024
+
+func (t *tally) at(i int32) *tallyEntry { return &t.chunks[i/chunkSize][i%chunkSize] }
+
+func newTally() *tally { return &tally{byHash: map[uint64]int32{}, seed: maphash.MakeSeed()} }
+
+func (t *tally) hash(id TestID) uint64 {
+	var h maphash.Hash
+	h.SetSeed(t.seed)
+	for _, s := range [...]string{id.Suite, id.Classname, id.Name, id.Params, id.File} {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	return h.Sum64()
 }
 
-func newTally() *tally {
-	return &tally{entries: map[TestID]*tallyEntry{}, latest: map[TestID]latestEntry{}, base: map[TestID]TestID{}}
+// find returns the entry of id, or -1.
+func (t *tally) find(id TestID) int32 {
+	i, ok := t.byHash[t.hash(id)]
+	for ok && i >= 0 {
+		if t.at(i).id == id {
+			return i
+		}
+		i = t.at(i).nextSameHash
+	}
+	return -1
+}
+
+func (t *tally) insert(e tallyEntry) int32 {
+	i := t.count
+	h := t.hash(e.id)
+	e.nextSameHash = -1
+	if j, ok := t.byHash[h]; ok {
+		e.nextSameHash = j
+	}
+	t.byHash[h] = i
+	if i%chunkSize == 0 {
+		t.chunks = append(t.chunks, make([]tallyEntry, 0, chunkSize))
+	}
+	t.chunks[len(t.chunks)-1] = append(t.chunks[len(t.chunks)-1], e)
+	t.count++
+	return i
 }
 
 // add records an attempt. A repeat of a test whose last attempt failed is
@@ -71,26 +115,28 @@ func (t *tally) add(c caseResult) {
 }
 
 func (t *tally) put(id TestID, o tallyEntry) {
-	last, seen := t.latest[id]
-	if seen {
-		if e := t.entries[last.id]; e.outcome == OutcomeFailed || e.outcome == OutcomeError {
-			e.merge(o)
-			return
-		}
+	first := t.find(id)
+	if first < 0 {
+		o.id, o.n = id, 1
+		o.base, o.latest = t.count, t.count
+		t.insert(o)
+		return
+	}
+	if e := t.at(t.at(first).latest); e.outcome == OutcomeFailed || e.outcome == OutcomeError {
+		e.merge(o)
+		return
 	}
 	at := id
-	for n := last.n + 1; ; n++ {
-		if n > 1 {
-			at.Params = strings.TrimSpace(fmt.Sprintf("%s #%d", id.Params, n))
-		}
-		if t.entries[at] == nil {
-			t.latest[id] = latestEntry{at, n}
+	for {
+		t.at(first).n++
+		at.Params = strings.TrimSpace(fmt.Sprintf("%s #%d", id.Params, t.at(first).n))
+		if t.find(at) < 0 {
 			break
 		}
 	}
-	t.entries[at] = &o
-	t.base[at] = id
-	t.order = append(t.order, at)
+	o.id, o.base, o.n = at, first, 0
+	o.latest = t.count
+	t.at(first).latest = t.insert(o)
 }
 
 func (e *tallyEntry) merge(o tallyEntry) {
@@ -106,8 +152,13 @@ func (e *tallyEntry) merge(o tallyEntry) {
 // absorb merges the tests of one file's tally into the run's, by the
 // rules of add.
 func (t *tally) absorb(o *tally) {
-	for _, id := range o.order {
-		t.put(o.base[id], *o.entries[id])
+	if t.count == 0 && t.fallbackSuites == 0 {
+		*t = *o // the first file: nothing to merge with
+		return
+	}
+	for i := range o.count {
+		e := *o.at(i)
+		t.put(o.at(e.base).id, e)
 	}
 	t.fallback.tests += o.fallback.tests
 	t.fallback.failed += o.fallback.failed
@@ -120,9 +171,9 @@ func (t *tally) absorb(o *tally) {
 // and whether its attempts disagreed. Fallback suite counts have no
 // identities and are not handed.
 func (t *tally) each(fn func(id TestID, outcome string, flaky bool)) {
-	for _, id := range t.order {
-		e := t.entries[id]
-		fn(id, e.outcome, e.isFlaky())
+	for i := range t.count {
+		e := t.at(i)
+		fn(e.id, e.outcome, e.isFlaky())
 	}
 }
 
@@ -136,8 +187,10 @@ func (t *tally) summary(source string) Summary {
 	s := Summary{Source: source}
 	c := t.fallback
 	passed := c.tests - c.failed - c.errors - c.skipped
-	for _, id := range t.order {
-		e := t.entries[id]
+	// Fallback failures have no names to list; they are counted as omitted.
+	s.FailuresOmitted = t.fallback.failed + t.fallback.errors
+	for i := range t.count {
+		e := t.at(i)
 		c.tests++
 		switch e.outcome {
 		case OutcomePassed:
@@ -150,12 +203,14 @@ func (t *tally) summary(source string) Summary {
 			} else {
 				c.errors++
 			}
-			s.Failures = append(s.Failures, *e.failure)
+			if len(s.Failures) < maxFailures {
+				s.Failures = append(s.Failures, *e.failure)
+			} else {
+				s.FailuresOmitted++
+			}
 		}
 	}
 	s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors = &c.tests, &passed, &c.failed, &c.skipped, &c.errors
-	// Fallback failures have no names to list; they are counted as omitted.
-	s.FailuresOmitted = t.fallback.failed + t.fallback.errors
 	bound(&s)
 	return s
 }

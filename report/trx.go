@@ -1,23 +1,31 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/xml"
+	"errors"
 	"io"
+	"os"
 	"strings"
 )
 
 // trxReader streams a VSTest TRX file. Results come before the
-// definitions that name their classes, so each result is kept, without
-// its output, until the end of the file: memory grows with the number of
-// tests, as the tally's does, never with their output. A result with
-// inner results (data-driven tests) is counted by its inner ones.
+// definitions that name their classes: the definitions are read first,
+// found by a byte scan of the file, so that each result goes to the
+// tally as it ends. Where they cannot be found so, each result is kept,
+// without its output, until the end of the file. A result with inner
+// results (data-driven tests) is counted by its inner ones.
 type trxReader struct {
 	caseReader
-	open    []*trxResult
-	done    []trxResult
-	classes map[string]string // test id → class name
+	open     []*trxResult
+	done     []trxResult
+	classes  map[string]string // test id → class name
+	interned map[string]string // class names, stored once
 	// unitTest is the id of the open <UnitTest> definition.
 	unitTest string
+	// known: the definitions were read before the results.
+	known bool
 }
 
 type trxResult struct {
@@ -28,16 +36,92 @@ type trxResult struct {
 
 func parseTRX(r io.Reader, sink *fileSink) error {
 	sink.format = FormatTRX
-	t := &trxReader{caseReader: caseReader{sink: sink}, classes: map[string]string{}}
+	t := &trxReader{caseReader: caseReader{sink: sink}, classes: map[string]string{}, interned: map[string]string{}}
+	if sink.file != nil {
+		t.known = t.readDefinitions(sink.file) == nil
+	}
 	if err := walkXML(r, t); err != nil {
 		return err
 	}
-	for _, d := range t.done {
-		d.c.ID.Classname = t.classes[d.testID]
-		d.c.ID.Name = withoutClass(d.c.ID.Name, d.c.ID.Classname)
-		sink.test(d.c)
+	for i := range t.done {
+		d := t.done[i]
+		t.done[i] = trxResult{} // what the tally does not keep is let go now
+		t.emit(d)
 	}
 	return nil
+}
+
+func (t *trxReader) emit(d trxResult) {
+	d.c.ID.Classname = t.classes[d.testID]
+	d.c.ID.Name = withoutClass(d.c.ID.Name, d.c.ID.Classname)
+	t.sink.test(d.c)
+}
+
+// define records a <TestMethod>'s class for the open <UnitTest>. MSTest
+// may assembly-qualify it ("N.C, Asm, Version=…"): the class alone is kept,
+// once however many tests share it.
+func (t *trxReader) define(el xml.StartElement) {
+	cls, _, _ := strings.Cut(attr(el, "className"), ",")
+	if c, ok := t.interned[cls]; ok {
+		cls = c
+	} else {
+		t.interned[cls] = cls
+	}
+	t.classes[t.unitTest] = cls
+}
+
+// readDefinitions reads the <TestDefinitions> section, found as the last
+// "<TestDefinitions" in the file (markup: in text it would be escaped).
+// Any trouble leaves the definitions to the main pass.
+func (t *trxReader) readDefinitions(f *os.File) error {
+	off, err := lastIndex(f, []byte("<TestDefinitions"))
+	if err != nil || off < 0 {
+		return errors.New("no <TestDefinitions>")
+	}
+	d := newXMLDecoder(bufio.NewReaderSize(io.NewSectionReader(f, off, 1<<62), 64<<10))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			switch el.Name.Local {
+			case "UnitTest":
+				t.unitTest = attr(el, "id")
+			case "TestMethod":
+				t.define(el)
+			}
+		case xml.EndElement:
+			if el.Name.Local == "TestDefinitions" {
+				return nil
+			}
+		}
+	}
+}
+
+// lastIndex finds the offset of the last sep in f, reading it in chunks.
+func lastIndex(f *os.File, sep []byte) (int64, error) {
+	buf := make([]byte, 1<<20)
+	last, base := int64(-1), int64(0)
+	var carry []byte
+	for {
+		n, err := f.ReadAt(buf, base)
+		chunk := append(carry, buf[:n]...)
+		if i := bytes.LastIndex(chunk, sep); i >= 0 {
+			last = base - int64(len(carry)) + int64(i)
+		}
+		base += int64(n)
+		if len(chunk) >= len(sep) {
+			carry = append(carry[:0:0], chunk[len(chunk)-len(sep)+1:]...)
+		}
+		if errors.Is(err, io.EOF) {
+			return last, nil
+		}
+		if err != nil {
+			return -1, err
+		}
+	}
 }
 
 func (t *trxReader) start(el xml.StartElement, stack []string) error {
@@ -50,10 +134,8 @@ func (t *trxReader) start(el xml.StartElement, stack []string) error {
 		t.open = append(t.open, res)
 		t.cur = &res.c
 	case "TestMethod":
-		if len(stack) >= 2 && stack[len(stack)-2] == "UnitTest" {
-			// MSTest may assembly-qualify the class: "N.C, Asm, Version=…".
-			cls, _, _ := strings.Cut(attr(el, "className"), ",")
-			t.classes[t.unitTest] = cls
+		if len(stack) >= 2 && stack[len(stack)-2] == "UnitTest" && !t.known {
+			t.define(el)
 		}
 	case "UnitTest":
 		t.unitTest = attr(el, "id")
@@ -88,7 +170,11 @@ func (t *trxReader) end(name string, _ []string) {
 	}
 	res := t.open[len(t.open)-1]
 	t.open = t.open[:len(t.open)-1]
-	if !res.inner {
+	switch {
+	case res.inner:
+	case t.known:
+		t.emit(*res)
+	default:
 		res.c.Message = clip(res.c.Message, 1000)
 		t.done = append(t.done, *res)
 	}
