@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Report memory and speed on a big VSTest TRX file: SIZE_MIB of results,
-# each with 8 KiB of captured output, one failing in the middle, written by
+# each with 6 KiB of captured output, one failing in the middle, written by
 # the command during the run and read back by `runledger report`, against
 # `grep -c` over the same stored copy, in one run.
 #
@@ -15,7 +15,8 @@ trap 'rm -rf "$work"' EXIT
 if [ -n "${RUNLEDGER:-}" ]; then cp "$RUNLEDGER" "$work/runledger"; else go build -o "$work/runledger" "$root/cmd/runledger"; fi
 
 out=$(head -c 6000 /dev/zero | tr '\0' 'x' | fold -w 100)
-per=$(( 8 << 10 ))
+# one result's bytes, to reach the size asked for
+per=$(( ${#out} + 120 ))
 n=$(( (size_mib << 20) / per ))
 mid=$(( n / 2 ))
 {

@@ -193,6 +193,8 @@ func detect(br *bufio.Reader) (string, parser, error) {
 		return "", nil, fmt.Errorf("XML with root <%s> is not a test report format runledger reads", root)
 	case trimmed[0] == '{':
 		return detectJSON(trimmed)
+	case trimmed[0] == '[':
+		return "json", nil, errors.New("a JSON array is none of the formats runledger reads (mocha, jest, RSpec, CTRF, go test -json, Dart)")
 	}
 	return "", nil, errors.New("neither XML nor JSON: not a test report format runledger reads")
 }
