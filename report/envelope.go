@@ -37,9 +37,13 @@ type Run struct {
 }
 
 // Summary is a test count with its provenance. Counts are present only when
-// Source is not "none".
+// Source is not "none", and only when some report file could be read.
 type Summary struct {
-	Source   string    `json:"source"` // "junit", a runner name ("go", "pytest", …) or "none"
+	// Source is a report format ("junit", "nunit", "xunit", "trx", "ctrf",
+	// "mocha", "jest", "rspec", "gotest", "dart"; "junit+trx" for several;
+	// "unknown" for files of no format read), a runner name ("go",
+	// "pytest", …) or "none".
+	Source   string    `json:"source"`
 	Verified bool      `json:"verified"`
 	Tests    *int      `json:"tests,omitempty"`
 	Passed   *int      `json:"passed,omitempty"`

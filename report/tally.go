@@ -39,7 +39,9 @@ type tally struct {
 }
 
 type tallyEntry struct {
-	id TestID
+	// key is the identity packed into one string, its fields joined by
+	// NUL: a fifth of the five string headers of a TestID.
+	key string
 	// base is the entry of the first invocation of the identity this one
 	// numbers (itself, for a first invocation); on a first invocation,
 	// latest is the entry of the last invocation and n their number.
@@ -59,21 +61,23 @@ func (t *tally) at(i int32) *tallyEntry { return &t.chunks[i/chunkSize][i%chunkS
 
 func newTally() *tally { return &tally{byHash: map[uint64]int32{}, seed: maphash.MakeSeed()} }
 
-func (t *tally) hash(id TestID) uint64 {
-	var h maphash.Hash
-	h.SetSeed(t.seed)
-	for _, s := range [...]string{id.Suite, id.Classname, id.Name, id.Params, id.File} {
-		h.WriteString(s)
-		h.WriteByte(0)
-	}
-	return h.Sum64()
+func packID(id TestID) string {
+	return strings.Join([]string{id.Suite, id.Classname, id.Name, id.Params, id.File}, "\x00")
 }
 
-// find returns the entry of id, or -1.
-func (t *tally) find(id TestID) int32 {
-	i, ok := t.byHash[t.hash(id)]
+func (e *tallyEntry) id() TestID {
+	f := strings.SplitN(e.key, "\x00", 5)
+	for len(f) < 5 {
+		f = append(f, "")
+	}
+	return TestID{Suite: f[0], Classname: f[1], Name: f[2], Params: f[3], File: f[4]}
+}
+
+// find returns the entry of the packed identity key, or -1.
+func (t *tally) find(key string) int32 {
+	i, ok := t.byHash[maphash.String(t.seed, key)]
 	for ok && i >= 0 {
-		if t.at(i).id == id {
+		if t.at(i).key == key {
 			return i
 		}
 		i = t.at(i).nextSameHash
@@ -83,7 +87,7 @@ func (t *tally) find(id TestID) int32 {
 
 func (t *tally) insert(e tallyEntry) int32 {
 	i := t.count
-	h := t.hash(e.id)
+	h := maphash.String(t.seed, e.key)
 	e.nextSameHash = -1
 	if j, ok := t.byHash[h]; ok {
 		e.nextSameHash = j
@@ -115,9 +119,10 @@ func (t *tally) add(c caseResult) {
 }
 
 func (t *tally) put(id TestID, o tallyEntry) {
-	first := t.find(id)
+	key := packID(id)
+	first := t.find(key)
 	if first < 0 {
-		o.id, o.n = id, 1
+		o.key, o.n = key, 1
 		o.base, o.latest = t.count, t.count
 		t.insert(o)
 		return
@@ -130,11 +135,11 @@ func (t *tally) put(id TestID, o tallyEntry) {
 	for {
 		t.at(first).n++
 		at.Params = strings.TrimSpace(fmt.Sprintf("%s #%d", id.Params, t.at(first).n))
-		if t.find(at) < 0 {
+		if t.find(packID(at)) < 0 {
 			break
 		}
 	}
-	o.id, o.base, o.n = at, first, 0
+	o.key, o.base, o.n = packID(at), first, 0
 	o.latest = t.count
 	t.at(first).latest = t.insert(o)
 }
@@ -158,7 +163,7 @@ func (t *tally) absorb(o *tally) {
 	}
 	for i := range o.count {
 		e := *o.at(i)
-		t.put(o.at(e.base).id, e)
+		t.put(o.at(e.base).id(), e)
 	}
 	t.fallback.tests += o.fallback.tests
 	t.fallback.failed += o.fallback.failed
@@ -173,7 +178,7 @@ func (t *tally) absorb(o *tally) {
 func (t *tally) each(fn func(id TestID, outcome string, flaky bool)) {
 	for i := range t.count {
 		e := t.at(i)
-		fn(e.id, e.outcome, e.isFlaky())
+		fn(e.id(), e.outcome, e.isFlaky())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"hash/maphash"
 	"io"
 	"os"
 	"strings"
@@ -18,9 +19,12 @@ import (
 // results (data-driven tests) is counted by its inner ones.
 type trxReader struct {
 	caseReader
-	open     []*trxResult
-	done     []trxResult
-	classes  map[string]string // test id → class name
+	open []*trxResult
+	done []trxResult
+	// classes maps a hash of each test id to its class name: the ids
+	// themselves (GUIDs) are not kept.
+	classes  map[uint64]string
+	seed     maphash.Seed
 	interned map[string]string // class names, stored once
 	// unitTest is the id of the open <UnitTest> definition.
 	unitTest string
@@ -36,7 +40,7 @@ type trxResult struct {
 
 func parseTRX(r io.Reader, sink *fileSink) error {
 	sink.format = FormatTRX
-	t := &trxReader{caseReader: caseReader{sink: sink}, classes: map[string]string{}, interned: map[string]string{}}
+	t := &trxReader{caseReader: caseReader{sink: sink}, classes: map[uint64]string{}, seed: maphash.MakeSeed(), interned: map[string]string{}}
 	if sink.file != nil {
 		t.known = t.readDefinitions(sink.file) == nil
 	}
@@ -52,7 +56,7 @@ func parseTRX(r io.Reader, sink *fileSink) error {
 }
 
 func (t *trxReader) emit(d trxResult) {
-	d.c.ID.Classname = t.classes[d.testID]
+	d.c.ID.Classname = t.classes[maphash.String(t.seed, d.testID)]
 	d.c.ID.Name = withoutClass(d.c.ID.Name, d.c.ID.Classname)
 	t.sink.test(d.c)
 }
@@ -67,7 +71,7 @@ func (t *trxReader) define(el xml.StartElement) {
 	} else {
 		t.interned[cls] = cls
 	}
-	t.classes[t.unitTest] = cls
+	t.classes[maphash.String(t.seed, t.unitTest)] = cls
 }
 
 // readDefinitions reads the <TestDefinitions> section, found as the last
