@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -99,12 +100,7 @@ func readReports(paths []string) reportRead {
 }
 
 func addName(names []string, n string) []string {
-	for _, x := range names {
-		if x == n || n == "" {
-			return names
-		}
-	}
-	if n == "" {
+	if n == "" || slices.Contains(names, n) {
 		return names
 	}
 	return append(names, n)

@@ -94,12 +94,3 @@ func (t *textBuf) take() string {
 	t.on, t.b = false, t.b[:0]
 	return s
 }
-
-// firstLine is a message's headline.
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimSpace(s[:i])
-	}
-	return s
-}
