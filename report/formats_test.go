@@ -71,3 +71,37 @@ func formatView(t *testing.T, rr reportRead) []byte {
 	}
 	return append(b, '\n')
 }
+
+// TestTruncatedReports: each sample cut short, mid-line or at the last
+// line end before its middle, is never read as a whole report: it is
+// unreadable (no counts) or read with a warning that keeps it unverified.
+func TestTruncatedReports(t *testing.T) {
+	samples, _ := filepath.Glob(filepath.Join("testdata", "reports", "*"))
+	for _, path := range samples {
+		if strings.HasSuffix(path, ".golden.json") {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		half := len(data) / 2
+		cuts := map[string][]byte{"mid-line": data[:half]}
+		if i := strings.LastIndexByte(string(data[:half]), '\n'); i > 0 {
+			cuts["at a line end"] = data[:i+1]
+		}
+		for how, cut := range cuts {
+			t.Run(filepath.Base(path)+" "+how, func(t *testing.T) {
+				p := filepath.Join(t.TempDir(), "report.out")
+				os.WriteFile(p, cut, 0o644)
+				rr := readReports([]string{p})
+				if rr.read == 1 && len(rr.warnings) == 0 {
+					t.Fatalf("read as whole: %d tests, source %s", *rr.summary.Tests, rr.summary.Source)
+				}
+				if rr.read == 0 && rr.summary.Tests != nil {
+					t.Fatalf("unreadable, yet counts %d", *rr.summary.Tests)
+				}
+			})
+		}
+	}
+}

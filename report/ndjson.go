@@ -42,12 +42,18 @@ func parseGoJSON(r io.Reader, sink *fileSink) error {
 	type key struct{ pkg, test string }
 	running := map[key]*textBuf{}
 	pkgFailed := map[string]bool{} // a test of the package failed
+	pkgOpen := map[string]bool{}   // seen, without its final pass, fail or skip
 	err := eachLine(r, func(_ int, line []byte) error {
 		var ev struct{ Action, Package, Test, Output string }
 		if err := json.Unmarshal(line, &ev); err != nil {
 			return err
 		}
 		k := key{ev.Package, ev.Test}
+		if ev.Test == "" && (ev.Action == "pass" || ev.Action == "fail" || ev.Action == "skip") {
+			delete(pkgOpen, ev.Package)
+		} else if ev.Package != "" {
+			pkgOpen[ev.Package] = true
+		}
 		switch ev.Action {
 		case "run":
 			running[k] = &textBuf{on: true}
@@ -80,6 +86,9 @@ func parseGoJSON(r io.Reader, sink *fileSink) error {
 	}
 	if len(running) > 0 {
 		return fmt.Errorf("unexpected EOF: %d tests started and never ended", len(running))
+	}
+	if len(pkgOpen) > 0 {
+		sink.notes = append(sink.notes, fmt.Sprintf("%d packages have no final pass or fail: the run may have stopped early", len(pkgOpen)))
 	}
 	return nil
 }
@@ -116,6 +125,7 @@ func parseDart(r io.Reader, sink *fileSink) error {
 	}
 	running := map[int]*dartTest{}
 	suites := map[int]string{}
+	done := false
 	err := eachLine(r, func(_ int, line []byte) error {
 		var ev struct {
 			Type  string
@@ -135,6 +145,8 @@ func parseDart(r io.Reader, sink *fileSink) error {
 			return err
 		}
 		switch ev.Type {
+		case "done":
+			done = true
 		case "suite":
 			if ev.Suite != nil {
 				suites[ev.Suite.ID] = ev.Suite.Path
@@ -173,6 +185,9 @@ func parseDart(r io.Reader, sink *fileSink) error {
 	}
 	if len(running) > 0 {
 		return fmt.Errorf("unexpected EOF: %d tests started and never ended", len(running))
+	}
+	if !done {
+		sink.notes = append(sink.notes, `no "done" event: the run may have stopped early`)
 	}
 	return nil
 }

@@ -38,6 +38,9 @@ type fileSink struct {
 	nameless int
 	// file is the open report, for readers that look ahead in it (TRX).
 	file *os.File
+	// notes say why a file read whole may still not hold the whole run
+	// (a stream of events that never says it is done).
+	notes []string
 }
 
 func (s *fileSink) test(c caseResult) {
@@ -80,6 +83,9 @@ func readReports(paths []string) reportRead {
 		formats = addName(formats, sink.format)
 		if sink.t.count == 0 && sink.t.fallbackSuites == 0 {
 			out.warnings = append(out.warnings, fmt.Sprintf("report %s (%s): holds no test case", p, sink.format))
+		}
+		for _, n := range sink.notes {
+			out.warnings = append(out.warnings, fmt.Sprintf("report %s (%s): %s", p, sink.format, n))
 		}
 		if sink.t.fallbackSuites > 0 {
 			out.warnings = append(out.warnings, fmt.Sprintf("report %s (%s): %d suites list no test case; their own attributes are counted, unverified", p, sink.format, sink.t.fallbackSuites))
