@@ -152,8 +152,7 @@ func FromFailures(run report.Run) *testindex.Index {
 	}
 	x.Entries = append(x.Entries, testindex.Entry{Kind: testindex.Unit, Outcome: whole})
 	for _, f := range s.Failures {
-		x.Entries = append(x.Entries, testindex.Entry{Kind: testindex.Test, Outcome: testindex.Failed,
-			Key: testindex.Key{Class: f.Classname, Name: f.Name, File: f.File}})
+		x.Entries = append(x.Entries, testindex.Entry{Kind: testindex.Test, Outcome: testindex.Failed, Key: f.Key()})
 	}
 	return x
 }

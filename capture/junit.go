@@ -140,9 +140,15 @@ func Glob(base, pattern string) ([]string, error) {
 		base = "."
 	}
 	if filepath.IsAbs(pattern) {
-		rel, err := filepath.Rel(base, pattern)
+		// Rel cannot relate a relative base to an absolute pattern: base
+		// is made absolute first (the same directory).
+		abs, err := filepath.Abs(base)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("pattern %q: %w", pattern, err)
+		}
+		rel, err := filepath.Rel(abs, filepath.FromSlash(pattern))
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", pattern, err)
 		}
 		pattern = filepath.ToSlash(rel)
 	}

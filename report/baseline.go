@@ -109,7 +109,7 @@ func labelFailures(run *Run, c *testindex.Comparison) {
 	}
 	fs := run.Summary.Failures
 	for i := range fs {
-		o, ok := byFail[testindex.Key{Class: fs[i].Classname, Name: fs[i].Name}.Loose()]
+		o, ok := byFail[fs[i].Key().Loose()]
 		if !ok {
 			o = testindex.Unknown
 		}

@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	junit "github.com/joshdk/go-junit"
 )
 
 // junit100k writes a JUnit file of 100,000 test cases, 100 of them
@@ -42,40 +40,18 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// BenchmarkJUnit100k reads junit100k with go-junit, which builds the whole
-// XML tree in memory first; MiB-alloc/op is what that allocates.
+// BenchmarkJUnit100k reads junit100k with the streaming reader every
+// format goes through; MiB-alloc/op is what that allocates in all.
 func BenchmarkJUnit100k(b *testing.B) {
 	path, size := junit100k(b)
 	b.SetBytes(size)
 	var most uint64
 	for b.Loop() {
 		most = max(most, allocated(func() {
-			s, _, _, w := readJUnit([]string{path})
-			if *s.Tests != 100000 || *s.Failed != 100 || len(w) > 0 {
-				b.Fatalf("tests %d failed %d warnings %v", *s.Tests, *s.Failed, w)
-			}
-		}))
-	}
-	b.ReportMetric(float64(most)/(1<<20), "MiB-alloc/op")
-}
-
-// BenchmarkJUnitStream100k reads the same file with the streaming reader
-// used past go-junit's size bound.
-func BenchmarkJUnitStream100k(b *testing.B) {
-	path, size := junit100k(b)
-	b.SetBytes(size)
-	var most uint64
-	for b.Loop() {
-		most = max(most, allocated(func() {
-			n, failed := 0, 0
-			err := streamJUnit(path, func(t junit.Test) {
-				n++
-				if t.Status == junit.StatusFailed {
-					failed++
-				}
-			})
-			if err != nil || n != 100000 || failed != 100 {
-				b.Fatalf("%d tests, %d failed, %v", n, failed, err)
+			rr := readReports([]string{path})
+			s := rr.summary
+			if *s.Tests != 100000 || *s.Failed != 100 || len(rr.warnings) > 0 {
+				b.Fatalf("tests %d failed %d warnings %v", *s.Tests, *s.Failed, rr.warnings)
 			}
 		}))
 	}

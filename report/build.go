@@ -117,8 +117,8 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	case !runPassed(r, run):
 		run.Excerpts = excerpts(dir, r, opts.Excerpt, &exWarnings)
 	}
-	if run.Summary.Source == "junit" && !runPassed(r, run) {
-		// What the log does not show of a failing test, its JUnit file may.
+	if len(r.JUnit) > 0 && !runPassed(r, run) {
+		// What the log does not show of a failing test, its report file may.
 		jx, jw := excerpt.JUnit(dir, r, run.Excerpts)
 		run.Excerpts, exWarnings = append(run.Excerpts, jx...), append(exWarnings, jw...)
 	}

@@ -50,10 +50,10 @@ func TestBuildFromRealRuns(t *testing.T) {
 			status: "failed", source: "junit", warning: "inconsistent", excerpted: true},
 		{name: "malformed JUnit", script: "echo testing; echo '<testsuite><testcase name=\"a\">' > junit.xml",
 			opts:   capture.Options{JUnit: []string{"junit.xml"}},
-			status: "unverified", source: "junit", warning: "does not parse", excerpted: true},
+			status: "unverified", source: "junit", warning: "junit: truncated", excerpted: true},
 		{name: "empty JUnit", script: "echo testing; : > junit.xml",
 			opts:   capture.Options{JUnit: []string{"junit.xml"}},
-			status: "unverified", source: "junit", warning: "JUnit", excerpted: true},
+			status: "unverified", source: "unknown", warning: "the file is empty", excerpted: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,30 +221,33 @@ func TestBuildBoundsBigSummaries(t *testing.T) {
 	}
 }
 
-// TestJUnitTooBig: a JUnit file past go-junit's bound is streamed, with the
-// same counts; a malformed one is still a warning, never a pass.
-func TestJUnitTooBig(t *testing.T) {
+// TestJUnitBig: a JUnit file bigger than any read buffer is streamed
+// whole; a big file of NULs is a warning naming it, never a pass.
+func TestJUnitBig(t *testing.T) {
+	const size = 40 << 20
 	dir := t.TempDir()
 	path := filepath.Join(dir, "huge.xml")
 	f, _ := os.Create(path)
 	fmt.Fprint(f, `<testsuites><testsuite name="big">`)
 	n := 0
-	for written := int64(0); written <= maxJUnitBytes; n++ {
+	for written := int64(0); written <= size; n++ {
 		k, _ := fmt.Fprintf(f, `<testcase name="T%d" classname="pkg" time="0.001"/>`, n)
 		written += int64(k)
 	}
 	fmt.Fprint(f, `<testcase name="Bad" classname="pkg"><failure message="boom">trace</failure></testcase></testsuite></testsuites>`)
 	f.Close()
-	s, _, _, w := readJUnit([]string{path})
-	if len(w) != 0 || *s.Tests != n+1 || *s.Failed != 1 || s.Failures[0].Name != "Bad" || s.Failures[0].Message != "boom" {
-		t.Fatalf("warnings %v tests %d failed %d", w, *s.Tests, *s.Failed)
+	rr := readReports([]string{path})
+	s := rr.summary
+	if len(rr.warnings) != 0 || *s.Tests != n+1 || *s.Failed != 1 || s.Failures[0].Name != "Bad" || s.Failures[0].Message != "boom" {
+		t.Fatalf("warnings %v tests %d failed %d", rr.warnings, *s.Tests, *s.Failed)
 	}
 	junk := filepath.Join(dir, "junk.xml")
 	g, _ := os.Create(junk)
-	g.Truncate(maxJUnitBytes + 1)
+	g.Truncate(size)
 	g.Close()
-	if _, _, _, w := readJUnit([]string{junk}); len(w) != 1 || !strings.Contains(w[0], "does not parse") {
-		t.Fatalf("a malformed big file: warnings %v", w)
+	rr = readReports([]string{junk})
+	if len(rr.warnings) != 1 || !strings.Contains(rr.warnings[0], junk) || !strings.Contains(rr.warnings[0], "neither XML nor JSON") || rr.summary.Tests != nil {
+		t.Fatalf("a big file of NULs: warnings %v, tests %v", rr.warnings, rr.summary.Tests)
 	}
 }
 

@@ -89,9 +89,13 @@ type Baseline struct {
 }
 
 // Summary is a test count with its provenance. Counts are present only when
-// Source is not "none".
+// Source is not "none", and only when some report file could be read.
 type Summary struct {
-	Source   string    `json:"source"` // "junit", a runner name ("go", "pytest", …) or "none"
+	// Source is a report format ("junit", "nunit", "xunit", "trx", "ctrf",
+	// "mocha", "jest", "rspec", "gotest", "dart"; "junit+trx" for several;
+	// "unknown" for files of no format read), a runner name ("go",
+	// "pytest", …) or "none".
+	Source   string    `json:"source"`
 	Verified bool      `json:"verified"`
 	Tests    *int      `json:"tests,omitempty"`
 	Passed   *int      `json:"passed,omitempty"`
@@ -112,6 +116,10 @@ type Summary struct {
 type Failure struct {
 	Name      string `json:"name"`
 	Classname string `json:"classname,omitempty"`
+	// Suite and Params complete a report file's test identity (TestID)
+	// where the format gives them.
+	Suite  string `json:"suite,omitempty"`
+	Params string `json:"params,omitempty"`
 	File      string `json:"file,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	Message   string `json:"message,omitempty"`

@@ -3,36 +3,49 @@ package report
 import (
 	"path/filepath"
 
-	junit "github.com/joshdk/go-junit"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report/runners"
 	"github.com/runledger/runledger/report/testindex"
 	"github.com/runledger/runledger/store"
 )
 
-// index is the JUnit files' every test: all are named, so the index is
-// complete and has no units.
-func (j *junitTally) index() *testindex.Index {
-	x := &testindex.Index{Header: testindex.Header{Complete: true}}
-	x.Entries = make([]testindex.Entry, 0, len(j.order))
-	for _, k := range j.order {
-		e := testindex.Entry{Kind: testindex.Test, Key: testindex.Key{Class: k.class, Name: k.name}}
-		switch j.status[k] {
-		case junit.StatusFailed:
+// reportIndex is every test the report files name (all of them: the
+// index is complete and has no units), or nil when none was read. Tests
+// counted only from a suite's attributes have no names, so their suite
+// cannot be compared test by test: the index then says it is incomplete.
+func reportIndex(rr reportRead) *testindex.Index {
+	if rr.tally == nil || rr.read == 0 {
+		return nil
+	}
+	x := &testindex.Index{Header: testindex.Header{Complete: rr.tally.fallbackSuites == 0}}
+	rr.tally.each(func(id TestID, outcome string, flaky bool) {
+		e := testindex.Entry{Kind: testindex.Test, Flaky: flaky, Key: indexKey(id)}
+		switch outcome {
+		case OutcomeFailed:
 			e.Outcome = testindex.Failed
-		case junit.StatusError:
+		case OutcomeError:
 			e.Outcome = testindex.Errored
-		case junit.StatusSkipped:
+		case OutcomeSkipped:
 			e.Outcome = testindex.Skipped
 		default:
-			e.Outcome, e.Flaky = testindex.Passed, j.failedOnce[k]
-		}
-		if t, ok := j.failing[k]; ok {
-			e.File = t.Properties["file"]
+			e.Outcome = testindex.Passed
 		}
 		x.Entries = append(x.Entries, e)
-	}
+	})
 	return x
+}
+
+// indexKey is a report file's test identity as the index keys it: the
+// parameters, where the format gives them apart, after the name.
+func indexKey(id TestID) testindex.Key {
+	return testindex.Key{Suite: id.Suite, Class: id.Classname, Name: withParams(id.Name, id.Params), File: id.File}
+}
+
+func withParams(name, params string) string {
+	if params == "" {
+		return name
+	}
+	return name + " " + params
 }
 
 // runnerIndex converts what a runner summary named. A test named twice
@@ -151,4 +164,9 @@ func retried(st *store.Store, run *Run, earlier []*record.Record) {
 			}
 		}
 	}
+}
+
+// Key is the failure's test identity as the index keys it.
+func (f Failure) Key() testindex.Key {
+	return testindex.Key{Suite: f.Suite, Class: f.Classname, Name: withParams(f.Name, f.Params), File: f.File}
 }

@@ -1,137 +1,142 @@
 package report
 
 import (
+	"encoding/xml"
 	"fmt"
-	"os"
+	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
-
-	junit "github.com/joshdk/go-junit"
-	"github.com/runledger/runledger/report/testindex"
 )
 
-// maxJUnitBytes bounds a JUnit file given to go-junit, which builds the
-// whole XML tree: it allocates about 55 bytes per byte of file
-// (BenchmarkJUnit100k). A bigger file is streamed by streamJUnit instead.
-const maxJUnitBytes = 32 << 20
-
-// junitTally keeps each test's last verdict (runners that re-run failures
-// write a test twice) and whether it ever failed; failing tests' details
-// only, so that memory grows with the number of tests, not their output.
-type junitTally struct {
-	order      []junitKey
-	status     map[junitKey]junit.Status
-	failedOnce map[junitKey]bool
-	failing    map[junitKey]junit.Test
+// junitReader streams JUnit XML (Surefire, pytest, jest-junit, go-junit-
+// report, PHPUnit, …): a test case is any <testcase> inside the document,
+// its suite the innermost enclosing <testsuite>. Its verdict is the worst
+// of its result children (error > failure > skipped), or a status
+// attribute that says it did not run.
+type junitReader struct {
+	sink   *fileSink
+	suites []junitSuite
+	cur    *caseResult
+	rank   int
+	msg    textBuf
+	// msgAttr: the failure's message attribute, preferred to its text.
+	msgAttr string
+	err     error
 }
 
-type junitKey struct{ class, name string }
-
-func (j *junitTally) add(t junit.Test) {
-	k := junitKey{t.Classname, t.Name}
-	if _, seen := j.status[k]; !seen {
-		j.order = append(j.order, k)
-	}
-	j.status[k] = t.Status
-	if isFailure(t) {
-		j.failedOnce[k] = true
-		t.SystemOut, t.SystemErr = "", ""
-		j.failing[k] = t
-	}
+type junitSuite struct {
+	name                           string
+	cases                          bool
+	tests, failed, errors, skipped int
+	hasCounts                      bool
 }
 
-// readJUnit reads the JUnit files of a run. An earlier failure of a test
-// that later passed is returned as flaky. A file that does not parse, or
-// holds no test, is a warning and makes the summary unverifiable: it is
-// never read as "no failures".
-func readJUnit(paths []string) (Summary, []TestRef, *testindex.Index, []string) {
-	j := &junitTally{status: map[junitKey]junit.Status{}, failedOnce: map[junitKey]bool{}, failing: map[junitKey]junit.Test{}}
-	var warnings []string
-	for _, p := range paths {
-		n := 0
-		if err := visitJUnit(p, func(t junit.Test) { j.add(t); n++ }); err != nil {
-			warnings = append(warnings, fmt.Sprintf("JUnit %s: does not parse: %v", p, err))
-			continue
-		}
-		if n == 0 {
-			warnings = append(warnings, fmt.Sprintf("JUnit %s: holds no test case", p))
-		}
-	}
-	return j.summary(), j.flaky(), j.index(), warnings
-}
-
-// visitJUnit hands each test case of a file to visit: through go-junit,
-// or streamed when the file is too big for its in-memory tree.
-func visitJUnit(path string, visit func(junit.Test)) error {
-	if info, err := os.Stat(path); err == nil && info.Size() > maxJUnitBytes {
-		return streamJUnit(path, visit)
-	}
-	suites, err := junit.IngestFile(path)
-	if err != nil {
+func parseJUnit(r io.Reader, sink *fileSink) error {
+	sink.format = FormatJUnit
+	j := &junitReader{sink: sink}
+	if err := walkXML(r, j); err != nil {
 		return err
 	}
-	for _, t := range allTests(suites) {
-		visit(t)
+	return j.err
+}
+
+var junitRank = map[string]int{"skipped": 1, "failure": 2, "error": 3}
+
+var junitOutcome = map[int]string{0: OutcomePassed, 1: OutcomeSkipped, 2: OutcomeFailed, 3: OutcomeError}
+
+func (j *junitReader) start(el xml.StartElement, stack []string) error {
+	switch name := el.Name.Local; {
+	case name == "testsuite" && j.cur == nil:
+		s := junitSuite{name: attr(el, "name")}
+		var ok [4]bool
+		s.tests, ok[0] = attrInt(el, "tests")
+		s.failed, ok[1] = attrInt(el, "failures")
+		s.errors, ok[2] = attrInt(el, "errors")
+		s.skipped, ok[3] = attrInt(el, "skipped")
+		if d, ok := attrInt(el, "disabled"); ok {
+			s.skipped += d
+		}
+		s.hasCounts = ok[0]
+		if len(j.suites) > 0 {
+			j.suites[len(j.suites)-1].cases = true // a parent's counts include this suite's
+		}
+		j.suites = append(j.suites, s)
+	case name == "testcase" && j.cur == nil:
+		j.startCase(el)
+	case j.cur != nil && len(stack) >= 2 && stack[len(stack)-2] == "testcase":
+		j.child(el)
 	}
 	return nil
 }
 
-func (j *junitTally) summary() Summary {
-	s := Summary{Source: "junit"}
-	var tests, passed, failed, skipped, errs int
-	for _, k := range j.order {
-		tests++
-		switch j.status[k] {
-		case junit.StatusPassed:
-			passed++
-		case junit.StatusSkipped:
-			skipped++
-		case junit.StatusFailed:
-			failed++
-			s.Failures = append(s.Failures, junitFailure(j.failing[k]))
-		case junit.StatusError:
-			errs++
-			s.Failures = append(s.Failures, junitFailure(j.failing[k]))
+func (j *junitReader) startCase(el xml.StartElement) {
+	id := TestID{Name: attr(el, "name"), Classname: attr(el, "classname"), File: attr(el, "file")}
+	if len(j.suites) > 0 {
+		id.Suite = j.suites[len(j.suites)-1].name
+		j.suites[len(j.suites)-1].cases = true
+	}
+	j.cur, j.rank = &caseResult{ID: id}, 0
+	if n, err := strconv.Atoi(attr(el, "line")); err == nil {
+		j.cur.Line = n
+	}
+	switch strings.ToLower(attr(el, "status")) {
+	case "disabled", "skipped", "skip", "notrun", "not run", "ignored", "pending":
+		j.rank = 1
+	}
+}
+
+func (j *junitReader) child(el xml.StartElement) {
+	name := el.Name.Local
+	switch name {
+	case "flakyFailure", "flakyError":
+		j.cur.Flaky = true
+	}
+	r, ok := junitRank[name]
+	if !ok || r < j.rank {
+		return
+	}
+	j.rank = r
+	j.msgAttr = attr(el, "message")
+	j.msg.take()
+	j.msg.on = r > 1
+}
+
+func (j *junitReader) text(b []byte) { j.msg.add(b) }
+
+func (j *junitReader) end(name string, stack []string) {
+	switch {
+	case j.cur != nil && (name == "failure" || name == "error") && j.msg.on:
+		body := j.msg.take()
+		j.cur.Message = j.msgAttr
+		if j.cur.Message == "" {
+			j.cur.Message = body
+		}
+	case name == "testcase" && j.cur != nil && len(stack) >= 1:
+		if !isOpenCase(stack) {
+			j.cur.Outcome = junitOutcome[j.rank]
+			j.sink.test(*j.cur)
+			j.cur = nil
+		}
+	case name == "testsuite" && j.cur == nil && len(j.suites) > 0:
+		s := j.suites[len(j.suites)-1]
+		j.suites = j.suites[:len(j.suites)-1]
+		if !s.cases && s.hasCounts && s.tests > 0 {
+			if err := j.sink.t.addSuiteCounts(s.tests, s.failed, s.errors, s.skipped); err != nil && j.err == nil {
+				j.err = fmt.Errorf("testsuite %q lists no test case and %w", s.name, err)
+			}
 		}
 	}
-	s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors = &tests, &passed, &failed, &skipped, &errs
-	bound(&s)
-	return s
 }
 
-func (j *junitTally) flaky() []TestRef {
-	var out []TestRef
-	for _, k := range j.order {
-		if j.status[k] == junit.StatusPassed && j.failedOnce[k] {
-			out = append(out, TestRef{Name: k.name, Classname: k.class})
+// isOpenCase: the closing testcase is nested in another still open one.
+func isOpenCase(stack []string) bool {
+	for _, n := range stack[:len(stack)-1] {
+		if n == "testcase" {
+			return true
 		}
 	}
-	return out
-}
-
-func allTests(suites []junit.Suite) []junit.Test {
-	var out []junit.Test
-	for _, s := range suites {
-		out = append(out, s.Tests...)
-		out = append(out, allTests(s.Suites)...)
-	}
-	return out
-}
-
-func isFailure(t junit.Test) bool {
-	return t.Status == junit.StatusFailed || t.Status == junit.StatusError
-}
-
-func junitFailure(t junit.Test) Failure {
-	f := Failure{Name: t.Name, Classname: t.Classname, File: t.Properties["file"], Message: t.Message}
-	if f.Message == "" && t.Error != nil {
-		f.Message = t.Error.Error()
-	}
-	f.Message = clip(f.Message, 1000)
-	if n, err := strconv.Atoi(t.Properties["line"]); err == nil {
-		f.Line = n
-	}
-	return f
+	return false
 }
 
 func clip(s string, n int) string {

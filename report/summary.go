@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report/runners"
@@ -11,35 +12,40 @@ import (
 )
 
 // summarize finds the best test count for a run and says how far it can be
-// trusted. JUnit the run wrote comes first; else a runner summary read from
-// the combined log; else nothing, and no numbers.
+// trusted. Report files the run wrote (JUnit, NUnit, TRX, … by content)
+// come first; else a runner summary read from the combined log; else
+// nothing, and no numbers. The test index comes from the same source.
 func summarize(dir string, r *record.Record, extra []string, warnings *[]string) (Summary, []TestRef, *testindex.Index) {
 	var attributed []string
 	for _, j := range r.JUnit {
 		attributed = append(attributed, filepath.Join(dir, j.Stored))
 	}
 	if len(attributed)+len(extra) > 0 {
-		s, flaky, x, w := readJUnit(append(attributed, extra...))
-		*warnings = append(*warnings, w...)
-		s.Verified, s.Note = junitVerified(r, s, len(extra) > 0, len(w) > 0)
+		rr := readReports(append(attributed, extra...))
+		*warnings = append(*warnings, rr.warnings...)
+		s := rr.summary
+		s.Verified, s.Note = reportVerified(r, s, len(extra) > 0, rr)
 		if s.Note != "" && !s.Verified {
-			*warnings = append(*warnings, "JUnit summary not verified: "+s.Note)
+			*warnings = append(*warnings, "report summary not verified: "+s.Note)
 		}
-		return s, flaky, x
+		return s, rr.flaky, reportIndex(rr)
 	}
 	return runnerSummary(dir, r, warnings)
 }
 
-// junitVerified: JUnit counts are trusted only when capture attributed the
-// files to this run, they all parsed, and they agree with the exit status.
-func junitVerified(r *record.Record, s Summary, extra, broken bool) (bool, string) {
+// reportVerified: report counts are trusted only when capture attributed
+// the files to this run, they all were read whole and hold tests, and they
+// agree with the exit status.
+func reportVerified(r *record.Record, s Summary, extra bool, rr reportRead) (bool, string) {
 	switch {
 	case extra:
-		return false, "some JUnit files were named at report time, not attributed to the run by capture"
-	case broken:
-		return false, "a JUnit file is malformed or empty"
+		return false, "some report files were named at report time, not attributed to the run by capture"
+	case rr.read == 0:
+		return false, "no report file could be read, so there are no counts: " + clipNote(strings.Join(rr.warnings, "; "))
+	case len(rr.warnings) > 0:
+		return false, clipNote(strings.Join(rr.warnings, "; "))
 	case r.ExitCode == nil:
-		return false, fmt.Sprintf("the run is %s: JUnit written before the end may be partial", statusOf(r))
+		return false, fmt.Sprintf("the run is %s: reports written before the end may be partial", statusOf(r))
 	}
 	return consistent(r, s)
 }
@@ -148,6 +154,8 @@ func convertRefs(in []runners.TestRef) []TestRef {
 	}
 	return out
 }
+
+func clipNote(s string) string { return clip(s, 2000) }
 
 func statusOf(r *record.Record) string { return string(r.Status) }
 

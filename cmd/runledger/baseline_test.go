@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,5 +173,63 @@ exit 1`
 	}
 	if env.Regressions == nil || *env.Regressions != 0 {
 		t.Errorf("regressions %v, want 0: a flaky failure is not a regression", env.Regressions)
+	}
+}
+
+// junitOf is a jest-junit style file: classname empty, so only the suite
+// (the test file) tells two tests of one name apart.
+func junitOf(cases map[string]string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0"?><testsuites>`)
+	for _, suite := range []string{"cart.test.js", "checkout.test.js"} {
+		b.WriteString(`<testsuite name="` + suite + `">`)
+		for _, name := range []string{"adds items", "applies coupon", "new case"} {
+			switch cases[suite+"/"+name] {
+			case "pass":
+				b.WriteString(`<testcase classname="" name="` + name + `"/>`)
+			case "fail":
+				b.WriteString(`<testcase classname="" name="` + name + `"><failure message="expected 3, got 4">at ` + suite + `:12</failure></testcase>`)
+			}
+		}
+		b.WriteString(`</testsuite>`)
+	}
+	b.WriteString(`</testsuites>`)
+	return b.String()
+}
+
+// TestReportBaselineJUnit: tests of one name in two files are two tests
+// (suite + class + name), on both sides of the comparison.
+func TestReportBaselineJUnit(t *testing.T) {
+	base, head, work := t.TempDir(), t.TempDir(), t.TempDir()
+	run := func(store string, cases map[string]string) {
+		xml := filepath.Join(work, "junit.xml")
+		script := "cat > " + xml + " <<'EOF'\n" + junitOf(cases) + "\nEOF\nexit 1"
+		if code, _, stderr := runApp(t, store, "", "run", "--quiet", "--name", "unit", "--junit", xml, "--", "sh", "-c", script); code != 1 {
+			t.Fatalf("run: exit %d\n%s", code, stderr)
+		}
+	}
+	run(base, map[string]string{"cart.test.js/adds items": "pass", "cart.test.js/applies coupon": "fail",
+		"checkout.test.js/adds items": "fail", "checkout.test.js/applies coupon": "pass"})
+	run(head, map[string]string{"cart.test.js/adds items": "fail", "cart.test.js/applies coupon": "fail",
+		"checkout.test.js/adds items": "pass", "checkout.test.js/applies coupon": "pass", "checkout.test.js/new case": "fail"})
+	code, out, stderr := runApp(t, head, "", "report", "--format", "json", "--baseline", base)
+	var env report.Envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil || code != 0 {
+		t.Fatalf("report: exit %d %v\n%s", code, err, stderr)
+	}
+	got := map[string]string{}
+	for _, f := range env.Runs[0].Summary.Failures {
+		got[f.Suite+"/"+f.Name] = f.Origin
+	}
+	want := map[string]string{"cart.test.js/adds items": "new", "cart.test.js/applies coupon": "pre_existing", "checkout.test.js/new case": "new_test"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("origins %v, want %v", got, want)
+	}
+	bl := env.Runs[0].Baseline
+	if len(bl.Fixed) != 1 || bl.Fixed[0].Suite != "checkout.test.js" || bl.Fixed[0].Name != "adds items" {
+		t.Errorf("fixed %+v, want checkout.test.js adds items", bl.Fixed)
+	}
+	if env.Regressions == nil || *env.Regressions != 2 {
+		t.Errorf("regressions %v, want 2", env.Regressions)
 	}
 }

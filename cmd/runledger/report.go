@@ -44,7 +44,7 @@ func parseReportFlags(args []string, getenv func(string) string, stderr io.Write
 	o := &reportOptions{}
 	fs := newFlagSet("report", "[flags]", stderr)
 	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
-	fs.Var((*repeated)(&o.junit), "junit", "extra JUnit XML `glob` (repeatable); such files never verify a count")
+	fs.Var((*repeated)(&o.junit), "junit", "extra test report `glob`, any format run --junit reads (repeatable); such files never verify a count")
 	fs.Var((*repeated)(&o.names), "name", "report only this run `name` (repeatable)")
 	addReportFlags(fs, o)
 	if err := parse(fs, args); err != nil {

@@ -490,8 +490,8 @@ func TestJUnitElements(t *testing.T) {
 	doc := `<testsuites><testsuite><testcase name="a"/><testcase name="b" classname="c">` +
 		`<failure message="m">stack</failure></testcase>` + "\n" +
 		`<testcase name="d"><error type="E"/></testcase><testcase name="e"><skipped/></testcase></testsuite></testsuites>`
-	els, err := junitElements(strings.NewReader(doc), 10)
-	if err != nil || len(els) != 2 {
+	els, runner, err := junitElements(strings.NewReader(doc), 10)
+	if err != nil || len(els) != 2 || runner != "junit" {
 		t.Fatalf("%d elements, %v", len(els), err)
 	}
 	for i, want := range []string{`<failure message="m">stack</failure>`, `<error type="E"/>`} {
@@ -501,5 +501,33 @@ func TestJUnitElements(t *testing.T) {
 	}
 	if els[0].name != "b" || els[0].classname != "c" || els[0].message != "m" || els[1].name != "d" {
 		t.Errorf("names %+v", els)
+	}
+}
+
+// TestReportElements: the failure elements of NUnit, xUnit.net and TRX
+// files are found with their tests' names and exact ranges; a failure
+// outside any test (an NUnit suite's SetUp) is not quoted as a test's.
+func TestReportElements(t *testing.T) {
+	cases := []struct {
+		runner, doc, want, test string
+	}{
+		{"nunit", `<test-run><test-suite name="F"><failure><message>setup</message></failure>` +
+			`<test-case name="T(1)" result="Failed"><failure><message>no</message></failure></test-case></test-suite></test-run>`,
+			`<failure><message>no</message></failure>`, "T(1)"},
+		{"xunit", `<assemblies><assembly><collection><test name="C.T" result="Fail"><failure exception-type="E"><message>no</message></failure></test></collection></assembly></assemblies>`,
+			`<failure exception-type="E"><message>no</message></failure>`, "C.T"},
+		{"trx", `<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Results><UnitTestResult testName="T" outcome="Failed"><Output><ErrorInfo><Message>no</Message></ErrorInfo></Output></UnitTestResult></Results></TestRun>`,
+			`<ErrorInfo><Message>no</Message></ErrorInfo>`, "T"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.runner, func(t *testing.T) {
+			els, runner, err := junitElements(strings.NewReader(tc.doc), 10)
+			if err != nil || len(els) != 1 || runner != tc.runner {
+				t.Fatalf("%d elements, runner %q, %v", len(els), runner, err)
+			}
+			if got := tc.doc[els[0].start:els[0].end]; got != tc.want || els[0].name != tc.test {
+				t.Errorf("element %q of %q, want %q of %q", got, els[0].name, tc.want, tc.test)
+			}
+		})
 	}
 }

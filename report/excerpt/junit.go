@@ -25,45 +25,72 @@ const (
 	junitMaxFileBytes = 32 << 20
 )
 
-// junitElement is the byte range of one <failure> or <error> element of a
-// JUnit file, and the test it belongs to.
+// junitElement is the byte range of one failure element of a report
+// file, and the test it belongs to.
 type junitElement struct {
 	name, classname, message string
 	start, end               int64
 }
 
-// junitElements finds the <failure> and <error> elements in a JUnit file,
-// at most max of them, with their exact byte ranges.
-func junitElements(r io.Reader, max int) ([]junitElement, error) {
+// testElements name a test in each XML report format: JUnit's testcase,
+// NUnit's test-case, xUnit.net's test, TRX's UnitTestResult; the value is
+// the attribute holding the test's name.
+var testElements = map[string]string{"testcase": "name", "test-case": "name", "test": "name", "UnitTestResult": "testName"}
+
+// failureElements are what a failing test's details sit in: JUnit's,
+// NUnit's and xUnit.net's failure (and JUnit's error), TRX's ErrorInfo.
+var failureElements = map[string]bool{"failure": true, "error": true, "ErrorInfo": true}
+
+// rootRunners names the format of a report by its root element.
+var rootRunners = map[string]string{"testsuites": "junit", "testsuite": "junit", "test-run": "nunit", "test-results": "nunit",
+	"test-suite": "nunit", "assemblies": "xunit", "assembly": "xunit", "TestRun": "trx"}
+
+// junitElements finds the failure elements inside tests of an XML report
+// file, at most max of them, with their exact byte ranges, and the
+// format its root element names.
+func junitElements(r io.Reader, max int) ([]junitElement, string, error) {
 	d := xml.NewDecoder(r)
 	d.Strict = false
 	var out []junitElement
-	var name, class string
+	var name, class, runner string
+	depth, testDepth := 0, 0
 	for len(out) < max {
 		start := d.InputOffset()
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return out, runner, nil
 		}
 		if err != nil {
-			return out, err
+			return out, runner, err
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		switch se.Name.Local {
-		case "testcase":
-			name, class = xmlattr.Get(se, "name"), xmlattr.Get(se, "classname")
-		case "failure", "error":
-			msg := xmlattr.Get(se, "message")
-			if err := d.Skip(); err != nil {
-				return out, err
+		switch t := tok.(type) {
+		case xml.EndElement:
+			if depth == testDepth {
+				name, class, testDepth = "", "", 0
 			}
+			depth--
+			continue
+		case xml.StartElement:
+			depth++
+			if depth == 1 {
+				runner = rootRunners[t.Name.Local]
+			}
+			if attrName, ok := testElements[t.Name.Local]; ok && testDepth == 0 {
+				name, class, testDepth = xmlattr.Get(t, attrName), xmlattr.Get(t, "classname"), depth
+				continue
+			}
+			if !failureElements[t.Name.Local] || testDepth == 0 {
+				continue
+			}
+			msg := xmlattr.Get(t, "message")
+			if err := d.Skip(); err != nil {
+				return out, runner, err
+			}
+			depth--
 			out = append(out, junitElement{name: name, classname: class, message: msg, start: start, end: d.InputOffset()})
 		}
 	}
-	return out, nil
+	return out, runner, nil
 }
 
 // JUnit quotes, from the JUnit files the run wrote (the copies in
@@ -90,7 +117,7 @@ func JUnit(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
 			warnings = append(warnings, fmt.Sprintf("%s: not quoted: it does not match its record", name))
 			continue
 		}
-		elems, err := junitElements(bytes.NewReader(data), 200)
+		elems, runner, err := junitElements(bytes.NewReader(data), 200)
 		if err != nil && len(elems) == 0 {
 			continue
 		}
@@ -103,6 +130,9 @@ func JUnit(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
 			}
 			end := min(e.end, e.start+min(junitElementBytes, left))
 			ex := junitExcerpt(name, data, e, end)
+			if runner != "" {
+				ex.Runner = runner
+			}
 			out = append(out, ex)
 			left -= end - e.start
 		}

@@ -1,6 +1,5 @@
-// Package xmlattr reads attributes of XML start elements the way
-// go-junit does, for the JUnit readers that stream where go-junit would
-// build a tree.
+// Package xmlattr reads attributes of XML start elements as the report
+// readers do: the last of a repeated attribute wins.
 package xmlattr
 
 import "encoding/xml"
