@@ -118,12 +118,12 @@ type Failure struct {
 	Classname string `json:"classname,omitempty"`
 	// Suite and Params complete a report file's test identity (TestID)
 	// where the format gives them.
-	Suite  string `json:"suite,omitempty"`
-	Params string `json:"params,omitempty"`
-	File      string `json:"file,omitempty"`
-	Line      int    `json:"line,omitempty"`
-	Message   string `json:"message,omitempty"`
-	Span      *Span  `json:"span,omitempty"`
+	Suite   string `json:"suite,omitempty"`
+	Params  string `json:"params,omitempty"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message,omitempty"`
+	Span    *Span  `json:"span,omitempty"`
 	// Origin compares the failure with the baseline: new, pre_existing,
 	// new_test, flaky or unknown; absent when no baseline was asked for.
 	Origin string `json:"origin,omitempty"`
