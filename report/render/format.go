@@ -52,17 +52,6 @@ func knownStream(s string) bool {
 	return false
 }
 
-func logSizes(logs map[string]report.Log) string {
-	if len(logs) == 0 {
-		return "—"
-	}
-	var parts []string
-	for _, s := range streamOrder(logs) {
-		parts = append(parts, EscapeInline(short(s, 40))+" "+byteSize(logs[s].Bytes))
-	}
-	return strings.Join(parts, ", ")
-}
-
 func rangeList(rs [][2]int64) string {
 	if len(rs) == 0 {
 		return "(ranges unknown)"
@@ -113,13 +102,6 @@ func plural(n int, word string) string {
 }
 
 func positive(n *int) bool { return n != nil && *n > 0 }
-
-func yesNo(v bool) string {
-	if v {
-		return "yes"
-	}
-	return "no"
-}
 
 func byteSize(n int64) string {
 	const unit = 1024

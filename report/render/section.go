@@ -10,9 +10,16 @@ import (
 )
 
 // runSection shows a run that did not pass: failing tests, excerpts,
-// what was left out, and where the full logs are.
-func runSection(b *strings.Builder, r report.Run, dropped []report.Excerpt, artifactURL string) {
-	fmt.Fprintf(b, "#### %s · attempt %d · %s\n\n", CodeSpan(short(r.Name, 100), false), r.Attempt, statusWord(r.Status))
+// what was left out, and where the full logs are. A comment section of
+// one run has its heading already (the section's title and status).
+func runSection(b *strings.Builder, r report.Run, dropped []report.Excerpt, opts Options, alone bool) {
+	if !alone {
+		head := Icon(r.Status) + " " + EscapeInline(short(opts.label(r.Name), 100)) + " · " + statusWord(r.Status)
+		if how := ending(r); how != "" {
+			head += " · " + how
+		}
+		b.WriteString("#### " + head + "\n\n")
+	}
 	failureList(b, r)
 	for _, x := range byTest(r.Excerpts) {
 		b.WriteString(excerptLabel(x) + "\n\n")
@@ -20,7 +27,39 @@ func runSection(b *strings.Builder, r report.Run, dropped []report.Excerpt, arti
 		b.WriteString("\n")
 	}
 	droppedNote(b, dropped)
-	logList(b, r, artifactURL)
+	logLine(b, r, opts)
+}
+
+// bullet is one failing test as a list shows it. Tag is a short label
+// after the name (e.g. the failure's origin against the base branch).
+type bullet struct {
+	Name, Tag, Class, Where, Message string
+}
+
+// bullets lists a run's failures for reading: a parent test that fails
+// only because a subtest did (Go's TestTotal above TestTotal/case) is
+// folded into its subtests rather than given a bare line of its own.
+func bullets(fs []report.Failure) []bullet {
+	parents := map[string]bool{}
+	for _, f := range fs {
+		name := f.Name
+		for i := strings.LastIndexByte(name, '/'); i > 0; i = strings.LastIndexByte(name, '/') {
+			name = name[:i]
+			parents[f.Classname+"\x00"+name] = true
+		}
+	}
+	var out []bullet
+	for _, f := range fs {
+		if parents[f.Classname+"\x00"+f.Name] && f.Message == "" {
+			continue
+		}
+		where := f.File
+		if where != "" && f.Line > 0 {
+			where += ":" + strconv.Itoa(f.Line)
+		}
+		out = append(out, bullet{Name: f.Name, Class: f.Classname, Where: where, Message: f.Message})
+	}
+	return out
 }
 
 func failureList(b *strings.Builder, r report.Run) {
@@ -30,28 +69,31 @@ func failureList(b *strings.Builder, r report.Run) {
 	}
 	const show = 10
 	if len(fs) > 0 {
-		fmt.Fprintf(b, "Failing tests (%d):\n\n", len(fs))
+		fmt.Fprintf(b, "**Failing tests (%d)**\n\n", len(fs)+r.Summary.FailuresOmitted)
 	}
-	for i, f := range fs {
+	list := bullets(fs)
+	for i, f := range list {
 		if i == show {
-			fmt.Fprintf(b, "- … and %d more in the envelope\n", len(fs)-show)
+			fmt.Fprintf(b, "- … and %d more in the envelope\n", len(list)-show)
 			break
 		}
 		line := CodeSpan(short(f.Name, 120), false)
-		if f.Classname != "" {
-			line += " (" + CodeSpan(short(f.Classname, 120), false) + ")"
+		if f.Tag != "" {
+			line += " _" + EscapeInline(short(f.Tag, 20)) + "_"
 		}
-		if f.File != "" {
-			loc := f.File
-			if f.Line > 0 {
-				loc += ":" + strconv.Itoa(f.Line)
-			}
-			line += " at " + CodeSpan(short(loc, 160), false)
+		if f.Where != "" {
+			line += " at " + CodeSpan(short(f.Where, 160), false)
 		}
 		if f.Message != "" {
 			line += ": " + CodeSpan(short(f.Message, 200), false)
 		}
+		if f.Class != "" {
+			line += " · " + CodeSpan(short(f.Class, 120), false)
+		}
 		b.WriteString("- " + line + "\n")
+	}
+	if r.Summary.FailuresOmitted > 0 && len(list) <= show {
+		fmt.Fprintf(b, "- … and %d more left out for size\n", r.Summary.FailuresOmitted)
 	}
 	if len(r.Flaky) > 0 {
 		names := make([]string, 0, len(r.Flaky))
@@ -63,14 +105,32 @@ func failureList(b *strings.Builder, r report.Run) {
 	b.WriteString("\n")
 }
 
+// excerptLabel names what an excerpt shows and where it is in the log;
+// its byte range and hash are the envelope's.
 func excerptLabel(x report.Excerpt) string {
-	what := EscapeInline(short(x.Reason, 20))
+	what := EscapeInline(reasonText(x.Reason))
 	if x.Test != "" {
-		what = CodeSpan(short(x.Test, 120), false) + " · " + what
+		what = "**" + CodeSpan(short(x.Test, 120), false) + "**"
 	}
-	return fmt.Sprintf("**%s** · %s · bytes %d–%d · lines %d–%d · sha256 %s",
-		EscapeInline(short(x.Stream, 40)), what, x.Start, x.End, x.FirstLine, x.LastLine,
-		shortHash(x.SHA256))
+	return fmt.Sprintf("%s · %s, %s", what, EscapeInline(short(x.Stream, 40)), lineRange(x.FirstLine, x.LastLine))
+}
+
+// reasonText is an excerpt's reason as a reader says it.
+func reasonText(reason string) string {
+	switch reason {
+	case "tail":
+		return "last lines before the end"
+	case "head":
+		return "first lines"
+	}
+	return short(reason, 20)
+}
+
+func lineRange(first, last int64) string {
+	if first == last {
+		return fmt.Sprintf("line %d", first)
+	}
+	return fmt.Sprintf("lines %d–%d", first, last)
 }
 
 // byTest orders excerpts for reading: each failing test's excerpts
@@ -118,30 +178,53 @@ func droppedNote(b *strings.Builder, dropped []report.Excerpt) {
 		plural(len(dropped), "excerpt"), n, strings.Join(where, "; "))
 }
 
-func logList(b *strings.Builder, r report.Run, artifactURL string) {
-	if len(r.Logs) == 0 && artifactURL == "" {
-		return
+// logLine says where the full logs are, for a reader: the artifact and
+// the job's log page when linked, each stream's size once. Store paths,
+// hashes and artifact ids are the envelope's.
+func logLine(b *strings.Builder, r report.Run, opts Options) {
+	var links []string
+	artifact, named := opts.ArtifactURL, ""
+	for _, s := range streamOrder(r.Logs) {
+		if a := r.Logs[s].Artifact; artifact == "" && linkTo("", a) != "" {
+			artifact = a
+		} else if a != "" && named == "" && linkTo("", a) == "" {
+			named = a
+		}
 	}
-	b.WriteString("Full logs")
-	if link := linkTo("artifact", artifactURL); link != "" {
-		b.WriteString(" (" + link + ")")
+	if l := linkTo("artifact", artifact); l != "" {
+		links = append(links, l)
+	} else if named != "" {
+		links = append(links, "artifact "+CodeSpan(short(named, 200), false))
 	}
-	b.WriteString(":\n\n")
+	if l := linkTo("job log", opts.JobURL); l != "" {
+		links = append(links, l)
+	}
+	var sizes []string
 	for _, s := range streamOrder(r.Logs) {
 		l := r.Logs[s]
-		line := fmt.Sprintf("- %s: %s, sha256 %s", EscapeInline(short(s, 40)), byteSize(l.Bytes), shortHash(l.SHA256))
+		if s == "output" && (hasLog(r.Logs, "stdout") || hasLog(r.Logs, "stderr")) {
+			continue // both streams interleaved: their sizes say it
+		}
+		size := EscapeInline(short(s, 40)) + " " + byteSize(l.Bytes)
 		if l.Truncated {
-			line += ", truncated, stored " + rangeList(l.Stored)
+			size += " truncated to its head and tail"
 		}
-		if link := linkTo("artifact", l.Artifact); link != "" {
-			line += " · " + link
-		} else if l.Artifact != "" {
-			line += " · artifact " + EscapeInline(short(l.Artifact, 200))
-		}
-		if l.Path != "" {
-			line += " · " + EscapeInline(short(l.Path, 200))
-		}
-		b.WriteString(line + "\n")
+		sizes = append(sizes, size)
 	}
-	b.WriteString("\n")
+	if len(links) == 0 && len(sizes) == 0 {
+		return
+	}
+	line := "Full logs"
+	if len(links) > 0 {
+		line += ": " + strings.Join(links, " · ")
+	}
+	if len(sizes) > 0 {
+		line += " (" + strings.Join(sizes, ", ") + ")"
+	}
+	b.WriteString(line + "\n\n")
+}
+
+func hasLog(logs map[string]report.Log, s string) bool {
+	_, ok := logs[s]
+	return ok
 }
