@@ -41,7 +41,8 @@ func (s *step) aggregate(ctx context.Context) (int, error) {
 	for _, leg := range legs {
 		link := links[legArtifact(leg.env)]
 		full, compact := s.sections(leg.env, render.LegBudget, render.LegCompactBudget, link)
-		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: statusLine(leg.env, in.token),
+		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: redact(render.Verdict(leg.env), in.token),
+			Collapsed: collapsed(leg.env, in.token),
 			Full: full, Compact: compact})
 		overall.Runs = append(overall.Runs, leg.env.Runs...)
 		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
