@@ -43,7 +43,7 @@ func (s *step) aggregate(ctx context.Context) (int, error) {
 		full, compact := s.sections(leg.env, render.LegBudget, render.LegCompactBudget, link)
 		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: redact(render.Verdict(leg.env), in.token),
 			Collapsed: collapsed(leg.env, in.token),
-			Full: full, Compact: compact})
+			Full:      full, Compact: compact})
 		overall.Runs = append(overall.Runs, leg.env.Runs...)
 		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
 	}
