@@ -39,7 +39,7 @@ type bullet struct {
 // bullets lists a run's failures for reading: a parent test that fails
 // only because a subtest did (Go's TestTotal above TestTotal/case) is
 // folded into its subtests rather than given a bare line of its own.
-func bullets(fs []report.Failure) []bullet {
+func bullets(fs []report.Failure) ([]bullet, []string) {
 	parents := map[string]bool{}
 	for _, f := range fs {
 		name := f.Name
@@ -49,8 +49,10 @@ func bullets(fs []report.Failure) []bullet {
 		}
 	}
 	var out []bullet
+	var folded []string
 	for _, f := range fs {
 		if parents[f.Classname+"\x00"+f.Name] && f.Message == "" {
+			folded = append(folded, f.Name)
 			continue
 		}
 		where := f.File
@@ -59,7 +61,27 @@ func bullets(fs []report.Failure) []bullet {
 		}
 		out = append(out, bullet{Name: f.Name, Class: f.Classname, Where: where, Message: f.Message})
 	}
-	return out
+	return out, folded
+}
+
+// foldedNote names the parent tests bullets folded into their subtests.
+func foldedNote(folded []string, name func(string) string) string {
+	if len(folded) == 0 {
+		return ""
+	}
+	const show = 5
+	names := make([]string, 0, show)
+	for _, f := range folded[:min(len(folded), show)] {
+		names = append(names, name(f))
+	}
+	if len(folded) > show {
+		names = append(names, fmt.Sprintf("%d more", len(folded)-show))
+	}
+	verb := "fails"
+	if len(folded) > 1 {
+		verb = "fail"
+	}
+	return strings.Join(names, ", ") + " " + verb + " through the subtests listed"
 }
 
 func failureList(b *strings.Builder, r report.Run) {
@@ -68,10 +90,14 @@ func failureList(b *strings.Builder, r report.Run) {
 		return
 	}
 	const show = 10
+	list, folded := bullets(fs)
 	if len(fs) > 0 {
-		fmt.Fprintf(b, "**Failing tests (%d)**\n\n", len(fs)+r.Summary.FailuresOmitted)
+		fmt.Fprintf(b, "**Failing tests (%d)**", len(fs)+r.Summary.FailuresOmitted)
+		if note := foldedNote(folded, func(s string) string { return CodeSpan(short(s, 120), false) }); note != "" {
+			b.WriteString(" · " + note)
+		}
+		b.WriteString("\n\n")
 	}
-	list := bullets(fs)
 	for i, f := range list {
 		if i == show {
 			fmt.Fprintf(b, "- … and %d more in the envelope\n", len(list)-show)
@@ -122,6 +148,8 @@ func reasonText(reason string) string {
 		return "last lines before the end"
 	case "head":
 		return "first lines"
+	case "whole":
+		return "whole log"
 	}
 	return short(reason, 20)
 }
@@ -202,8 +230,8 @@ func logLine(b *strings.Builder, r report.Run, opts Options) {
 	var sizes []string
 	for _, s := range streamOrder(r.Logs) {
 		l := r.Logs[s]
-		if s == "output" && (hasLog(r.Logs, "stdout") || hasLog(r.Logs, "stderr")) {
-			continue // both streams interleaved: their sizes say it
+		if !sizeShown(r.Logs, s) {
+			continue
 		}
 		size := EscapeInline(short(s, 40)) + " " + byteSize(l.Bytes)
 		if l.Truncated {
@@ -224,7 +252,22 @@ func logLine(b *strings.Builder, r report.Run, opts Options) {
 	b.WriteString(line + "\n\n")
 }
 
-func hasLog(logs map[string]report.Log, s string) bool {
-	_, ok := logs[s]
-	return ok
+// sizeShown: a stream's size is worth a reader's glance. output is both
+// streams interleaved, their sizes say it; an empty stream is left out
+// unless every stream is empty.
+func sizeShown(logs map[string]report.Log, s string) bool {
+	_, stdout := logs["stdout"]
+	_, stderr := logs["stderr"]
+	if s == "output" && (stdout || stderr) {
+		return false
+	}
+	if logs[s].Bytes > 0 {
+		return true
+	}
+	for k, l := range logs {
+		if l.Bytes > 0 && k != s {
+			return false
+		}
+	}
+	return true
 }
