@@ -52,7 +52,9 @@ func TestRenderTextColor(t *testing.T) {
 }
 
 func TestBulletsFoldParents(t *testing.T) {
-	f := func(name, msg string) report.Failure { return report.Failure{Name: name, Classname: "pkg", Message: msg} }
+	f := func(name, msg string) report.Failure {
+		return report.Failure{Name: name, Classname: "pkg", Message: msg}
+	}
 	tests := []struct {
 		name       string
 		in         []report.Failure
