@@ -79,8 +79,8 @@ func TestCollapsed(t *testing.T) {
 			Logs:    map[string]report.Log{"output": {SHA256: strings.Repeat("ab", 32), Artifact: "runledger-test"}}},
 		{ID: "r2", Name: "lint", Attempt: 1, Status: "passed", Logs: map[string]report.Log{"output": {SHA256: strings.Repeat("cd", 32)}}},
 	}}
-	got := collapsed(env, "")
-	want := "`unit` `<<cg:abababababababab>>` run r1 in artifact runledger-test"
+	got := collapsed(env, map[string]string{"unit": "unit tests"}, "")
+	want := "unit tests `<<cg:abababababababab>>` run r1 in artifact runledger-test"
 	if got != want {
 		t.Fatalf("collapsed\n got %s\nwant %s", got, want)
 	}

@@ -78,7 +78,11 @@ func (s *step) summary(body string, unannotated int) {
 // The comment has its own marker, and the section's status line is the
 // verdict: a section is the rest of the body.
 func (s *step) sections(env *report.Envelope, fullBudget, compactBudget int, artifactURL string) (string, string) {
-	opts := render.Options{ArtifactURL: artifactURL, Names: s.names(), InSection: true}
+	return s.sectionsNamed(env, fullBudget, compactBudget, artifactURL, s.names())
+}
+
+func (s *step) sectionsNamed(env *report.Envelope, fullBudget, compactBudget int, artifactURL string, names map[string]string) (string, string) {
+	opts := render.Options{ArtifactURL: artifactURL, Names: names, InSection: true}
 	opts.Budget = fullBudget
 	full := s.renderWith(env, opts)
 	opts.Budget = compactBudget
@@ -113,17 +117,22 @@ func (s *step) renderWith(env *report.Envelope, opts render.Options) string {
 
 // comment writes this job's section of the sticky comment.
 func (s *step) comment(ctx context.Context, env *report.Envelope, full, compact string) (string, []string) {
-	in := s.in
-	sec := publish.Section{
-		Key:   strings.Join([]string{s.env.Getenv("GITHUB_WORKFLOW"), s.env.Getenv("GITHUB_JOB"), cmp.Or(in.name, s.env.Getenv("GITHUB_ACTION"))}, "/"),
-		Title: redact(stepLabel(in, s.env.Getenv("GITHUB_JOB")), in.token), Status: redact(render.Verdict(env), in.token),
-		Collapsed: collapsed(env, in.token), Full: full, Compact: compact,
-	}
 	p, err := s.publisher()
 	if err != nil {
 		return "", []string{"comment: " + err.Error()}
 	}
-	return postSections(ctx, p, []publish.Section{sec})
+	return postSections(ctx, p, []publish.Section{s.section(env, full, compact)})
+}
+
+// section is this step's part of the comment: keyed by the step's
+// identity, titled as a reader names it.
+func (s *step) section(env *report.Envelope, full, compact string) publish.Section {
+	in := s.in
+	return publish.Section{
+		Key:   strings.Join([]string{s.env.Getenv("GITHUB_WORKFLOW"), s.env.Getenv("GITHUB_JOB"), cmp.Or(in.name, s.env.Getenv("GITHUB_ACTION"))}, "/"),
+		Title: render.EscapeInline(redact(stepLabel(in, s.env.Getenv("GITHUB_JOB")), in.token)), Status: redact(render.Verdict(env), in.token),
+		Collapsed: collapsed(env, s.names(), in.token), Full: full, Compact: compact,
+	}
 }
 
 // publisher is the one publish.Publisher of a step: its retrying client
@@ -172,7 +181,7 @@ func redact(text, secret string) string {
 // it, following the compaction rules: each run that did not pass names
 // its <<cg:HASH>> marker, its run id and its artifact; a passed run's
 // line is kept as it is. The latest result shows none of it.
-func collapsed(env *report.Envelope, token string) string {
+func collapsed(env *report.Envelope, names map[string]string, token string) string {
 	var parts []string
 	for _, r := range env.Runs {
 		out, ok := r.Logs["output"]
@@ -181,7 +190,10 @@ func collapsed(env *report.Envelope, token string) string {
 		}
 		// In a code span the marker shows as written, and the raw body
 		// that agents read holds its exact bytes.
-		p := fmt.Sprintf("%s `<<cg:%s>>` run %s", render.CodeSpan(redact(r.Name, token), false), out.SHA256[:16], render.EscapeInline(r.ID))
+		p := fmt.Sprintf("`<<cg:%s>>` run %s", out.SHA256[:16], render.EscapeInline(r.ID))
+		if len(env.Runs) > 1 { // which run's: the section names one
+			p = render.EscapeInline(redact(cmp.Or(names[r.Name], r.Name), token)) + " " + p
+		}
 		if out.Artifact != "" {
 			p += " in artifact " + render.EscapeInline(out.Artifact)
 		}

@@ -208,6 +208,14 @@ func (p *part) render(b *strings.Builder) {
 	}
 }
 
+// Body is the comment body that writing secs into the comment body
+// previous ("" for none) gives, as Upsert and Aggregate write it: other
+// keys' sections kept, replaced verdicts moved into history, everything
+// fitted under GitHub's limit.
+func Body(previous string, secs []Section) (string, error) {
+	return compose(merge(parseBody(previous), secs), commentBudget)
+}
+
 // renderBody writes the whole comment under its verdict line; parts are
 // ordered by title so that concurrent writers produce the same layout.
 func renderBody(header string, parts []*part, note string) string {

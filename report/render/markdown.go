@@ -217,12 +217,16 @@ func warningList(b *strings.Builder, e *report.Envelope, opts Options) {
 		lines = append(lines, EscapeInline(short(w, 300)))
 	}
 	for _, r := range e.Runs {
-		name := EscapeInline(short(opts.label(r.Name), 100))
-		for _, w := range r.Warnings {
-			lines = append(lines, name+": "+EscapeInline(short(w, 300)))
+		// A comment section of one run is that run's: no name needed.
+		name := ""
+		if !opts.InSection || len(e.Runs) > 1 {
+			name = EscapeInline(short(opts.label(r.Name), 100)) + ": "
 		}
-		if r.Summary.Note != "" {
-			lines = append(lines, name+": "+EscapeInline(short(r.Summary.Note, 300)))
+		for _, w := range r.Warnings {
+			lines = append(lines, name+EscapeInline(short(w, 300)))
+		}
+		if r.Summary.Note != "" && noteListed(r, e.Status) {
+			lines = append(lines, name+EscapeInline(short(r.Summary.Note, 300)))
 		}
 	}
 	if len(lines) == 0 {
@@ -233,6 +237,14 @@ func warningList(b *strings.Builder, e *report.Envelope, opts Options) {
 		b.WriteString("- " + l + "\n")
 	}
 	b.WriteString("\n")
+}
+
+// noteListed: a summary's note (why there are no counts, or why they are
+// not verified) is a warning when the run's counts matter to the verdict;
+// a passed run of a passed report without counts claims none, so its
+// note would be noise.
+func noteListed(r report.Run, overall string) bool {
+	return r.Status != "passed" || overall != "passed" || r.Summary.Source != "none"
 }
 
 func supersededList(b *strings.Builder, e *report.Envelope, opts Options) {

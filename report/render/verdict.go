@@ -159,7 +159,9 @@ func testTotals(runs []report.Run) string {
 		n    int
 		word string
 	}{{failed, "failed"}, {errs, "errors"}, {skipped, "skipped"}} {
-		if c.n > 0 {
+		if c.n == 1 && c.word == "errors" {
+			out += ", 1 error"
+		} else if c.n > 0 {
 			out += ", " + thousands(c.n) + " " + c.word
 		}
 	}
