@@ -91,7 +91,7 @@ func newRendering(kind, text string) rendering { return rendering{kind, text, ch
 // The layout, one section:
 //
 //	<!-- rl k=<id> h=<hash> r=<f|c|n> -->
-//	**<title>**
+//	### <title>
 //	<status>
 //	<!-- rl:was <collapsed> -->  (when the status has a collapsed form)
 //	<!-- rl:history -->        (when there is history)
@@ -155,7 +155,11 @@ func parseBody(body string) []*part {
 func parseInner(s string) *part {
 	p := &part{}
 	title, s, _ := strings.Cut(s, "\n")
-	p.title = strings.TrimSuffix(strings.TrimPrefix(title, "**"), "**")
+	if t, ok := strings.CutPrefix(title, "### "); ok {
+		p.title = t
+	} else { // an older runledger's bold title
+		p.title = strings.TrimSuffix(strings.TrimPrefix(title, "**"), "**")
+	}
 	p.status, s, _ = strings.Cut(s, "\n")
 	if w, ok := strings.CutPrefix(s, wasOpen); ok {
 		if c, rest, found := strings.Cut(w, wasClose); found && !strings.Contains(c, "\n") {
@@ -185,7 +189,7 @@ func parseInner(s string) *part {
 
 func (p *part) render(b *strings.Builder) {
 	r := p.options[p.choice]
-	fmt.Fprintf(b, "<!-- rl k=%s h=%s r=%s -->\n**%s**\n%s\n", p.id, p.hash, r.kind, p.title, p.status)
+	fmt.Fprintf(b, "<!-- rl k=%s h=%s r=%s -->\n### %s\n%s\n", p.id, p.hash, r.kind, p.title, p.status)
 	if p.collapsed != "" {
 		b.WriteString(wasOpen + p.collapsed + wasClose)
 	}

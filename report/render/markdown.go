@@ -156,8 +156,20 @@ func notes(b *strings.Builder, v View, opts Options) {
 		fmt.Fprintf(b, "> **Over budget:** this report exceeds its %d-byte budget even with every excerpt, superseded attempt and per-run section left out; status rows and the envelope are never dropped.\n\n", budget)
 	}
 	if o := e.Omitted; o != nil && (p != Cut{}) {
-		fmt.Fprintf(b, "_Cut to fit %d bytes: %s, %d bytes of text and %s left out; `omitted` in the envelope counts them._\n\n",
-			budget, plural(o.Excerpts, "excerpt"), o.Bytes, plural(o.Superseded, "superseded attempt"))
+		var what []string
+		if o.Excerpts > 0 {
+			what = append(what, plural(o.Excerpts, "excerpt"))
+		}
+		if o.Bytes > 0 {
+			what = append(what, fmt.Sprintf("%d bytes of text", o.Bytes))
+		}
+		if o.Superseded > 0 {
+			what = append(what, plural(o.Superseded, "superseded attempt"))
+		}
+		if len(what) == 0 {
+			what = append(what, "failure lists")
+		}
+		fmt.Fprintf(b, "_Cut to fit %d bytes: %s left out; `omitted` in the envelope counts them._\n\n", budget, strings.Join(what, ", "))
 	}
 }
 
@@ -216,6 +228,7 @@ func warningList(b *strings.Builder, e *report.Envelope, opts Options) {
 	for _, w := range e.Warnings {
 		lines = append(lines, EscapeInline(short(w, 300)))
 	}
+	var notes []string
 	for _, r := range e.Runs {
 		// A comment section of one run is that run's: no name needed.
 		name := ""
@@ -226,17 +239,21 @@ func warningList(b *strings.Builder, e *report.Envelope, opts Options) {
 			lines = append(lines, name+EscapeInline(short(w, 300)))
 		}
 		if r.Summary.Note != "" && noteListed(r, e.Status) {
-			lines = append(lines, name+EscapeInline(short(r.Summary.Note, 300)))
+			notes = append(notes, name+EscapeInline(short(r.Summary.Note, 300)))
 		}
 	}
-	if len(lines) == 0 {
-		return
+	if len(lines) > 0 {
+		b.WriteString("**Warnings**\n\n")
+		for _, l := range lines {
+			b.WriteString("- " + l + "\n")
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("**Warnings**\n\n")
-	for _, l := range lines {
-		b.WriteString("- " + l + "\n")
+	// A summary's note says why counts are missing or unverified: a
+	// remark beside the verdict, not an alarm.
+	for _, n := range notes {
+		b.WriteString("Note: " + n + "\n\n")
 	}
-	b.WriteString("\n")
 }
 
 // noteListed: a summary's note (why there are no counts, or why they are

@@ -21,9 +21,9 @@ func runSection(b *strings.Builder, r report.Run, dropped []report.Excerpt, opts
 		b.WriteString("#### " + head + "\n\n")
 	}
 	failureList(b, r)
-	for _, x := range byTest(r.Excerpts) {
-		b.WriteString(excerptLabel(x) + "\n\n")
-		b.WriteString(FenceBlock(x.Text, "text"))
+	for _, g := range excerptGroups(byTest(r.Excerpts)) {
+		b.WriteString(groupLabel(g) + "\n\n")
+		b.WriteString(FenceBlock(groupText(g), "text"))
 		b.WriteString("\n")
 	}
 	droppedNote(b, dropped)
@@ -103,20 +103,7 @@ func failureList(b *strings.Builder, r report.Run) {
 			fmt.Fprintf(b, "- … and %d more in the envelope\n", len(list)-show)
 			break
 		}
-		line := CodeSpan(short(f.Name, 120), false)
-		if f.Tag != "" {
-			line += " _" + EscapeInline(short(f.Tag, 20)) + "_"
-		}
-		if f.Where != "" {
-			line += " at " + CodeSpan(short(f.Where, 160), false)
-		}
-		if f.Message != "" {
-			line += ": " + CodeSpan(short(f.Message, 200), false)
-		}
-		if f.Class != "" {
-			line += " · " + CodeSpan(short(f.Class, 120), false)
-		}
-		b.WriteString("- " + line + "\n")
+		b.WriteString("- " + bulletLine(f) + "\n")
 	}
 	if r.Summary.FailuresOmitted > 0 && len(list) <= show {
 		fmt.Fprintf(b, "- … and %d more left out for size\n", r.Summary.FailuresOmitted)
@@ -131,6 +118,28 @@ func failureList(b *strings.Builder, r report.Run) {
 	b.WriteString("\n")
 }
 
+// bulletLine is one failing test: its name, a tag if any, the message,
+// then where (file:line, then the class or package), plain and small.
+func bulletLine(f bullet) string {
+	line := CodeSpan(short(f.Name, 120), false)
+	if f.Tag != "" {
+		line += " _" + EscapeInline(short(f.Tag, 20)) + "_"
+	}
+	if f.Message != "" {
+		line += " — " + EscapeInline(short(f.Message, 200))
+	}
+	var where []string
+	for _, w := range []string{f.Where, f.Class} {
+		if w != "" {
+			where = append(where, EscapeInline(short(w, 160)))
+		}
+	}
+	if len(where) > 0 {
+		line += " · " + strings.Join(where, " · ")
+	}
+	return line
+}
+
 // excerptLabel names what an excerpt shows and where it is in the log;
 // its byte range and hash are the envelope's.
 func excerptLabel(x report.Excerpt) string {
@@ -139,6 +148,54 @@ func excerptLabel(x report.Excerpt) string {
 		what = "**" + CodeSpan(short(x.Test, 120), false) + "**"
 	}
 	return fmt.Sprintf("%s · %s, %s", what, EscapeInline(short(x.Stream, 40)), lineRange(x.FirstLine, x.LastLine))
+}
+
+// excerptGroups puts a test's excerpts together, to be shown as one
+// block under one label; excerpts of no test stand alone.
+func excerptGroups(xs []report.Excerpt) [][]report.Excerpt {
+	var gs [][]report.Excerpt
+	for _, x := range xs {
+		if n := len(gs); n > 0 && x.Test != "" && gs[n-1][0].Test == x.Test {
+			gs[n-1] = append(gs[n-1], x)
+			continue
+		}
+		gs = append(gs, []report.Excerpt{x})
+	}
+	return gs
+}
+
+// groupLabel is excerptLabel for a group: each excerpt's place, in order.
+func groupLabel(g []report.Excerpt) string {
+	if len(g) == 1 {
+		return excerptLabel(g[0])
+	}
+	var places []string
+	for i, x := range g {
+		place := lineRange(x.FirstLine, x.LastLine)
+		if i == 0 || x.Stream != g[i-1].Stream {
+			place = EscapeInline(short(x.Stream, 40)) + " " + place
+		} else {
+			place = strings.TrimPrefix(strings.TrimPrefix(place, "lines "), "line ")
+		}
+		places = append(places, place)
+	}
+	return "**" + CodeSpan(short(g[0].Test, 120), false) + "** · " + strings.Join(places, ", ")
+}
+
+// groupText joins a group's texts; a line "⋮" stands for the log between
+// two excerpts that do not touch.
+func groupText(g []report.Excerpt) string {
+	var b strings.Builder
+	for i, x := range g {
+		if i > 0 && !(x.Stream == g[i-1].Stream && x.Start == g[i-1].End) {
+			b.WriteString("⋮\n")
+		}
+		b.WriteString(x.Text)
+		if !strings.HasSuffix(x.Text, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
 }
 
 // reasonText is an excerpt's reason as a reader says it.
