@@ -110,7 +110,8 @@ func markdownCases() []struct {
 		opts Options
 	}{
 		{"passed", passed, Options{}},
-		{"failed_excerpts", failed, Options{ArtifactURL: "https://github.example/acme/app/actions/runs/1#artifacts"}},
+		{"failed_excerpts", failed, Options{ArtifactURL: "https://github.example/acme/app/actions/runs/1#artifacts",
+			JobURL: "https://github.example/acme/app/actions/runs/1/job/7", Names: map[string]string{"unit": "test · go test ./..."}}},
 		{"timed_out", timedOut, Options{}},
 		{"truncated", truncated, Options{}},
 		{"incomplete", incomplete, Options{}},
