@@ -79,7 +79,7 @@ func markdown(v View, opts Options) (string, error) {
 	e := v.Env
 	b.WriteString(MarkerComment + "\n")
 	if !opts.InSection {
-		statusLine(&b, e)
+		statusLine(&b, e, opts)
 	}
 	notes(&b, v, opts)
 	table(&b, e, opts)
@@ -89,7 +89,7 @@ func markdown(v View, opts Options) (string, error) {
 			break
 		}
 		if hasSection(r, len(v.Dropped[i])) {
-			runSection(&b, r, v.Dropped[i], opts, opts.InSection && len(e.Runs) == 1)
+			runSection(&b, r, v.Dropped[i], opts, len(e.Runs) == 1)
 		}
 	}
 	supersededList(&b, e, opts)
@@ -132,9 +132,14 @@ var knownStatus = map[string]bool{
 	"unverified": true, "no_runs": true,
 }
 
-// statusLine opens a body: the verdict, labelled as runledger's.
-func statusLine(b *strings.Builder, e *report.Envelope) {
-	fmt.Fprintf(b, "%s **runledger: %s**%s\n\n", Icon(e.Status), statusWord(e.Status), verdictRest(e))
+// statusLine opens a body: the verdict, labelled as runledger's; one
+// run's name follows the status, as its section has no heading then.
+func statusLine(b *strings.Builder, e *report.Envelope, opts Options) {
+	name := ""
+	if len(e.Runs) == 1 {
+		name = " · " + EscapeInline(short(opts.label(e.Runs[0].Name), 100))
+	}
+	fmt.Fprintf(b, "%s **runledger: %s**%s%s\n\n", Icon(e.Status), statusWord(e.Status), name, verdictRest(e))
 }
 
 // notes warns about an envelope contradicting itself and about cuts.
@@ -284,10 +289,10 @@ func supersededList(b *strings.Builder, e *report.Envelope, opts Options) {
 		} else if s.Marker != "" {
 			line += " · invalid marker " + EscapeInline(short(s.Marker, 40))
 		}
+		// A pointer into the run store means nothing on a PR page; the
+		// envelope keeps it, and the marker expands.
 		if link := linkTo("full text", s.Pointer); link != "" {
 			line += " · " + link
-		} else if s.Pointer != "" {
-			line += " · " + EscapeInline(short(s.Pointer, 200))
 		}
 		b.WriteString(line + "\n")
 	}

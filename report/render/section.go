@@ -10,8 +10,8 @@ import (
 )
 
 // runSection shows a run that did not pass: failing tests, excerpts,
-// what was left out, and where the full logs are. A comment section of
-// one run has its heading already (the section's title and status).
+// what was left out, and where the full logs are. A body of one run has
+// its heading already (the status line, or a comment section's title).
 func runSection(b *strings.Builder, r report.Run, dropped []report.Excerpt, opts Options, alone bool) {
 	if !alone {
 		head := Icon(r.Status) + " " + EscapeInline(short(opts.label(r.Name), 100)) + " · " + statusWord(r.Status)
