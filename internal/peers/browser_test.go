@@ -105,7 +105,7 @@ func checkPage(t *testing.T, source, dom string) {
 // whole comment.
 func pageHeight(source string) int {
 	lines := strings.Count(envelopeRE.ReplaceAllString(source, ""), "\n")
-	return min(16000, 200+26*lines)
+	return min(16000, 240+30*lines)
 }
 
 // chrome runs headless Chromium once on a closed network with a fresh
