@@ -277,3 +277,21 @@ func goModule(t *testing.T) string {
 	}
 	return dir
 }
+
+// TestSummaryOpensWithVerdict: the job summary is read on its own, so it
+// opens with the verdict line the comment's sections leave out.
+func TestSummaryOpensWithVerdict(t *testing.T) {
+	env, dir := runnerEnv(t, map[string]string{"command": "echo 'lint: 3 problems' >&2; exit 1"})
+	pub := &fakePublisher{c: &calls{}}
+	runAction(t, env, fakeUploader{c: &calls{}}, pub, nil)
+	summary, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "❌ **runledger: failed** · test · echo 'lint: 3 problems' &gt;&amp;2; exit 1 · exit 1"; !strings.HasPrefix(string(summary), render.MarkerComment+"\n"+want) {
+		t.Errorf("summary opens with %q, want %q", strings.SplitN(string(summary), "\n", 3)[:2], want)
+	}
+	if len(pub.sections) != 1 || strings.Contains(pub.sections[0].Full, "**runledger:") {
+		t.Errorf("the comment section repeats the verdict its status line gives")
+	}
+}

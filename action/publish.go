@@ -52,7 +52,9 @@ func (s *step) announce(ctx context.Context, env *report.Envelope) {
 	}
 	omitted := s.gh.Annotate(allFailures(env))
 	if in.summary {
-		s.summary(full, omitted)
+		// The summary stands alone: it opens with its own verdict line,
+		// which a comment section leaves to the section's status.
+		s.summary(s.render(env, render.CommentBudget, out.artifactURL), omitted)
 	}
 	for _, w := range out.warnings {
 		s.warnf("%s", w)
