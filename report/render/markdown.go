@@ -243,7 +243,7 @@ func warningList(b *strings.Builder, e *report.Envelope, opts Options) {
 		for _, w := range r.Warnings {
 			lines = append(lines, name+EscapeInline(short(w, 300)))
 		}
-		if r.Summary.Note != "" && noteListed(r, e.Status) {
+		if r.Summary.Note != "" && noteListed(r) {
 			notes = append(notes, name+EscapeInline(short(r.Summary.Note, 300)))
 		}
 	}
@@ -262,11 +262,11 @@ func warningList(b *strings.Builder, e *report.Envelope, opts Options) {
 }
 
 // noteListed: a summary's note (why there are no counts, or why they are
-// not verified) is a warning when the run's counts matter to the verdict;
-// a passed run of a passed report without counts claims none, so its
-// note would be noise.
-func noteListed(r report.Run, overall string) bool {
-	return r.Status != "passed" || overall != "passed" || r.Summary.Source != "none"
+// not verified) matters beside a verdict that rests on counts or on a run
+// that did not pass; a passed run without counts claims none, so its note
+// would be noise.
+func noteListed(r report.Run) bool {
+	return r.Status != "passed" || r.Summary.Source != "none"
 }
 
 func supersededList(b *strings.Builder, e *report.Envelope, opts Options) {

@@ -146,11 +146,11 @@ func textRun(b *strings.Builder, p paint, r report.Run, dropped []report.Excerpt
 	for _, w := range r.Warnings {
 		b.WriteString("  " + p.style(yellow, "warning: ") + plain(w, 300) + "\n")
 	}
-	if r.Summary.Note != "" {
+	if r.Summary.Note != "" && noteListed(r) {
 		b.WriteString("  note: " + plain(r.Summary.Note, 300) + "\n")
 	}
+	groups := excerptGroups(byTest(r.Excerpts))
 	shown := map[int]bool{}
-	xs := byTest(r.Excerpts)
 	list, folded := bullets(r.Summary.Failures)
 	for _, f := range list {
 		line := "  " + p.style(red, "✗") + " " + p.style(bold, plain(f.Name, 120))
@@ -162,10 +162,10 @@ func textRun(b *strings.Builder, p paint, r report.Run, dropped []report.Excerpt
 		}
 		b.WriteString(line + "\n")
 		evidence := false
-		for i, x := range xs {
-			if x.Test == f.Name && !shown[i] {
+		for i, g := range groups {
+			if g[0].Test == f.Name && !shown[i] {
 				shown[i], evidence = true, true
-				textExcerpt(b, p, x, "      ")
+				textGroup(b, p, g, "      ")
 			}
 		}
 		if f.Message != "" && !evidence { // an excerpt holds the message
@@ -181,9 +181,9 @@ func textRun(b *strings.Builder, p paint, r report.Run, dropped []report.Excerpt
 	for _, t := range r.Flaky {
 		b.WriteString("  " + p.style(yellow, "~") + " " + plain(t.Name, 120) + " flaky: failed, then passed on retry\n")
 	}
-	for i, x := range xs {
+	for i, g := range groups {
 		if !shown[i] {
-			textExcerpt(b, p, x, "  ")
+			textGroup(b, p, g, "  ")
 		}
 	}
 	if len(dropped) > 0 {
@@ -192,14 +192,23 @@ func textRun(b *strings.Builder, p paint, r report.Run, dropped []report.Excerpt
 	textLogs(b, p, r)
 }
 
-// textExcerpt prints an excerpt's lines indented under a one-line label.
-func textExcerpt(b *strings.Builder, p paint, x report.Excerpt, indent string) {
-	label := plain(x.Stream, 40) + ", " + lineRange(x.FirstLine, x.LastLine)
-	if x.Test == "" {
-		label = reasonText(x.Reason) + " · " + label
+// textGroup prints a test's excerpts (or one excerpt of no test) under a
+// one-line label saying where in the log they are.
+func textGroup(b *strings.Builder, p paint, g []report.Excerpt, indent string) {
+	var places []string
+	for i, x := range g {
+		place := lineRange(x.FirstLine, x.LastLine)
+		if i == 0 || x.Stream != g[i-1].Stream {
+			place = plain(x.Stream, 40) + " " + place
+		}
+		places = append(places, place)
+	}
+	label := strings.Join(places, ", ")
+	if g[0].Test == "" {
+		label = reasonText(g[0].Reason) + " · " + label
 	}
 	b.WriteString(indent + p.style(dim, label+":") + "\n")
-	for _, ln := range strings.Split(strings.TrimRight(x.Text, "\n"), "\n") {
+	for _, ln := range strings.Split(strings.TrimRight(groupText(g), "\n"), "\n") {
 		b.WriteString(indent + "  " + terminal.Clean(ln, true) + "\n")
 	}
 }

@@ -86,7 +86,7 @@ func ending(r report.Run) string {
 	if r.Attempt > 1 {
 		how += fmt.Sprintf(" (attempt %d)", r.Attempt)
 	}
-	return strings.TrimPrefix(how, ", ")
+	return strings.TrimPrefix(strings.TrimPrefix(how, ", "), " ")
 }
 
 // runCounts: "1 of 2 runs failed", or for mixed outcomes "2 of 3 runs did
