@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,13 +127,31 @@ func (s *step) comment(ctx context.Context, env *report.Envelope, full, compact 
 	return postSections(ctx, p, []publish.Section{s.section(env, full, compact)})
 }
 
+// title is the section's: the step's label; in mode report without a
+// name, the job and the names the CLI gave the runs it publishes.
+func (s *step) title(env *report.Envelope) string {
+	job := s.env.Getenv("GITHUB_JOB")
+	if s.in.mode != "report" || s.in.name != "" || len(env.Runs) == 0 {
+		return stepLabel(s.in, job)
+	}
+	const show = 3
+	var names []string
+	for _, r := range env.Runs[:min(len(env.Runs), show)] {
+		names = append(names, r.Name)
+	}
+	if len(env.Runs) > show {
+		names = append(names, fmt.Sprintf("%d more", len(env.Runs)-show))
+	}
+	return strings.Join(slices.DeleteFunc([]string{job, strings.Join(names, ", ")}, func(s string) bool { return s == "" }), " · ")
+}
+
 // section is this step's part of the comment: keyed by the step's
 // identity, titled as a reader names it.
 func (s *step) section(env *report.Envelope, full, compact string) publish.Section {
 	in := s.in
 	return publish.Section{
 		Key:   strings.Join([]string{s.env.Getenv("GITHUB_WORKFLOW"), s.env.Getenv("GITHUB_JOB"), cmp.Or(in.name, s.env.Getenv("GITHUB_ACTION"))}, "/"),
-		Title: render.EscapeInline(redact(stepLabel(in, s.env.Getenv("GITHUB_JOB")), in.token)), Status: redact(render.Verdict(env), in.token),
+		Title: render.EscapeInline(redact(s.title(env), in.token)), Status: redact(render.Verdict(env), in.token),
 		Collapsed: collapsed(env, s.names(), in.token), Full: full, Compact: compact,
 	}
 }
