@@ -191,9 +191,6 @@ func table(b *strings.Builder, e *report.Envelope, opts Options) {
 		if how := ending(r); how != "" {
 			status += ", " + how
 		}
-		if r.Truncated {
-			status += ", log truncated"
-		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n",
 			EscapeInline(short(opts.label(r.Name), 100)), status, testsText(r.Summary), duration(r.DurationMS))
 	}

@@ -64,8 +64,8 @@ func verdictRest(e *report.Envelope) string {
 	return " · " + strings.Join(parts, " · ")
 }
 
-// ending says how one run ended, for a reader: "exit 1", "timed out
-// (stopped, confirmed gone)", "signal SIGKILL".
+// ending says how one run ended, for a reader: "exit 1", "timed out",
+// "signal SIGKILL", with a truncated log and a later attempt said.
 func ending(r report.Run) string {
 	var how string
 	switch {
@@ -82,6 +82,9 @@ func ending(r report.Run) string {
 	}
 	if r.Termination == "unconfirmed" {
 		how += ", its processes not confirmed gone"
+	}
+	if r.Truncated {
+		how += ", log truncated"
 	}
 	if r.Attempt > 1 {
 		how += fmt.Sprintf(" (attempt %d)", r.Attempt)
