@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -40,9 +41,10 @@ func (s *step) aggregate(ctx context.Context) (int, error) {
 	var secs []publish.Section
 	for _, leg := range legs {
 		link := links[legArtifact(leg.env)]
-		full, compact := s.sections(leg.env, render.LegBudget, render.LegCompactBudget, link)
-		secs = append(secs, publish.Section{Key: leg.key, Title: leg.key, Status: statusLine(leg.env, in.token),
-			Full: full, Compact: compact})
+		full, compact := s.sectionsNamed(leg.env, render.LegBudget, render.LegCompactBudget, link, legNames(leg.env))
+		secs = append(secs, publish.Section{Key: leg.key, Title: render.EscapeInline(leg.key), Status: redact(render.Verdict(leg.env), in.token),
+			Collapsed: collapsed(leg.env, legNames(leg.env), in.token),
+			Full:      full, Compact: compact})
 		overall.Runs = append(overall.Runs, leg.env.Runs...)
 		overall.Superseded = append(overall.Superseded, leg.env.Superseded...)
 	}
@@ -88,6 +90,21 @@ func (s *step) legArtifactLinks(ctx context.Context, p Publisher, perr error, le
 		}
 	}
 	return links, ""
+}
+
+// stepNameRE matches a name stepRunName gave: "WORDS (JOB/STEP-ID)".
+var stepNameRE = regexp.MustCompile(`^(.+) \([^()/]+/[^()/]+\)$`)
+
+// legNames shows a leg's runs by the words of their names: the leg's
+// title names the job and the matrix, and the step id is internal.
+func legNames(env *report.Envelope) map[string]string {
+	names := map[string]string{}
+	for _, r := range env.Runs {
+		if m := stepNameRE.FindStringSubmatch(r.Name); m != nil {
+			names[r.Name] = m[1]
+		}
+	}
+	return names
 }
 
 func showsLogs(env *report.Envelope) bool { return slices.ContainsFunc(env.Runs, render.MayShowLogs) }

@@ -9,6 +9,7 @@ import (
 	"github.com/runledger/runledger/capture"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/render"
 	"github.com/runledger/runledger/store"
 )
 
@@ -70,7 +71,7 @@ func TestCommandEnv(t *testing.T) {
 	}
 }
 
-func TestStatusLine(t *testing.T) {
+func TestCollapsed(t *testing.T) {
 	one, three, ten := 1, 3, 10
 	env := &report.Envelope{Status: "failed", Runs: []report.Run{
 		{ID: "r1", Name: "unit", Attempt: 2, Status: "failed", ExitCode: &one,
@@ -78,10 +79,40 @@ func TestStatusLine(t *testing.T) {
 			Logs:    map[string]report.Log{"output": {SHA256: strings.Repeat("ab", 32), Artifact: "runledger-test"}}},
 		{ID: "r2", Name: "lint", Attempt: 1, Status: "passed", Logs: map[string]report.Log{"output": {SHA256: strings.Repeat("cd", 32)}}},
 	}}
-	got := statusLine(env, "")
-	want := "**failed** · `unit` attempt 2: failed (exit 1), 3/10 tests failed (go) `<<cg:abababababababab>>` run r1 in artifact runledger-test · `lint` attempt 1: passed"
+	got := collapsed(env, map[string]string{"unit": "unit tests"}, "")
+	want := "unit tests `<<cg:abababababababab>>` run r1 in artifact runledger-test"
 	if got != want {
-		t.Fatalf("status line\n got %s\nwant %s", got, want)
+		t.Fatalf("collapsed\n got %s\nwant %s", got, want)
+	}
+	if v := render.Verdict(env); strings.Contains(v, "<<cg:") || strings.Contains(v, "r1") {
+		t.Errorf("the latest result's status line shows internals: %s", v)
+	}
+}
+
+// TestStepLabel: a step shows as a reader names it: the name input, else
+// the job and the command's words, cut at a word boundary and never
+// inside a quote, and never the runner's step id.
+func TestStepLabel(t *testing.T) {
+	tests := []struct {
+		name, command, job, want string
+	}{
+		{"unit tests", "go test ./...", "test", "unit tests"},
+		{"", "go test ./...", "test", "test · go test ./..."},
+		{"", "echo 'lint: 3 problems found in the sources' && exit 1", "test", "test · echo 'lint: 3 problems found in the sources' && …"},
+		{"", "echo 'lint: 3' && exit 1", "", "echo 'lint: 3' && exit 1"},
+		{"", "go test -race -count=1 -timeout=20m -run 'TestA|TestB' ./internal/...", "ci", "ci · go test -race -count=1 -timeout=20m -run …"},
+		{"", "\n  npm ci\n  npm test\n", "build", "build · npm ci …"},
+		{"", "./a-very-long-script-name-that-goes-on-and-on-and-on-forever.sh", "", "./a-very-long-script-name-that-goes-on-and-on-and-…"},
+		{"", "", "lint", "lint"},
+	}
+	for _, tt := range tests {
+		got := stepLabel(&inputs{name: tt.name, command: tt.command}, tt.job)
+		if got != tt.want {
+			t.Errorf("stepLabel(%q, %q, %q) = %q, want %q", tt.name, tt.command, tt.job, got, tt.want)
+		}
+		if strings.Contains(got, "__") {
+			t.Errorf("label %q shows a step id", got)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,7 +53,9 @@ func (s *step) announce(ctx context.Context, env *report.Envelope) {
 	}
 	omitted := s.gh.Annotate(allFailures(env))
 	if in.summary {
-		s.summary(full, omitted)
+		// The summary stands alone: it opens with its own verdict line,
+		// which a comment section leaves to the section's status.
+		s.summary(s.render(env, render.CommentBudget, out.artifactURL), omitted)
 	}
 	for _, w := range out.warnings {
 		s.warnf("%s", w)
@@ -75,10 +78,18 @@ func (s *step) summary(body string, unannotated int) {
 }
 
 // sections renders a comment section at its full and compact budgets.
-// The comment has its own marker: a section is the rest of the body.
+// The comment has its own marker, and the section's status line is the
+// verdict: a section is the rest of the body.
 func (s *step) sections(env *report.Envelope, fullBudget, compactBudget int, artifactURL string) (string, string) {
-	full := s.render(env, fullBudget, artifactURL)
-	compact := s.render(env, compactBudget, artifactURL)
+	return s.sectionsNamed(env, fullBudget, compactBudget, artifactURL, s.names())
+}
+
+func (s *step) sectionsNamed(env *report.Envelope, fullBudget, compactBudget int, artifactURL string, names map[string]string) (string, string) {
+	opts := render.Options{ArtifactURL: artifactURL, Names: names, InSection: true}
+	opts.Budget = fullBudget
+	full := s.renderWith(env, opts)
+	opts.Budget = compactBudget
+	compact := s.renderWith(env, opts)
 	return strings.TrimPrefix(full, render.MarkerComment+"\n"), strings.TrimPrefix(compact, render.MarkerComment+"\n")
 }
 
@@ -86,7 +97,20 @@ func (s *step) sections(env *report.Envelope, fullBudget, compactBudget int, art
 // runner masks its log, not the comment). A rendering that fails is a
 // warning and an empty body: the status line still says what happened.
 func (s *step) render(env *report.Envelope, budget int, artifactURL string) string {
-	body, err := render.Markdown(env, render.Options{Budget: budget, ArtifactURL: artifactURL})
+	return s.renderWith(env, render.Options{Budget: budget, ArtifactURL: artifactURL, Names: s.names()})
+}
+
+// names are the display names of this step's runs: in mode run the run
+// named for the step shows as the step's label.
+func (s *step) names() map[string]string {
+	if s.in.mode != "run" {
+		return nil
+	}
+	return map[string]string{s.in.runName: stepLabel(s.in, s.env.Getenv("GITHUB_JOB"))}
+}
+
+func (s *step) renderWith(env *report.Envelope, opts render.Options) string {
+	body, err := render.Markdown(env, opts)
 	if err != nil {
 		s.out.warnings = append(s.out.warnings, err.Error())
 		return ""
@@ -96,20 +120,40 @@ func (s *step) render(env *report.Envelope, budget int, artifactURL string) stri
 
 // comment writes this job's section of the sticky comment.
 func (s *step) comment(ctx context.Context, env *report.Envelope, full, compact string) (string, []string) {
-	in := s.in
-	title := s.env.Getenv("GITHUB_JOB")
-	if in.runName != "" {
-		title += " · " + in.runName
-	}
-	sec := publish.Section{
-		Key:   strings.Join([]string{s.env.Getenv("GITHUB_WORKFLOW"), s.env.Getenv("GITHUB_JOB"), cmp.Or(in.name, s.env.Getenv("GITHUB_ACTION"))}, "/"),
-		Title: title, Status: statusLine(env, in.token), Full: full, Compact: compact,
-	}
 	p, err := s.publisher()
 	if err != nil {
 		return "", []string{"comment: " + err.Error()}
 	}
-	return postSections(ctx, p, []publish.Section{sec})
+	return postSections(ctx, p, []publish.Section{s.section(env, full, compact)})
+}
+
+// title is the section's: the step's label; in mode report without a
+// name, the job and the names the CLI gave the runs it publishes.
+func (s *step) title(env *report.Envelope) string {
+	job := s.env.Getenv("GITHUB_JOB")
+	if s.in.mode != "report" || s.in.name != "" || len(env.Runs) == 0 {
+		return stepLabel(s.in, job)
+	}
+	const show = 3
+	var names []string
+	for _, r := range env.Runs[:min(len(env.Runs), show)] {
+		names = append(names, r.Name)
+	}
+	if len(env.Runs) > show {
+		names = append(names, fmt.Sprintf("%d more", len(env.Runs)-show))
+	}
+	return strings.Join(slices.DeleteFunc([]string{job, strings.Join(names, ", ")}, func(s string) bool { return s == "" }), " · ")
+}
+
+// section is this step's part of the comment: keyed by the step's
+// identity, titled as a reader names it.
+func (s *step) section(env *report.Envelope, full, compact string) publish.Section {
+	in := s.in
+	return publish.Section{
+		Key:   strings.Join([]string{s.env.Getenv("GITHUB_WORKFLOW"), s.env.Getenv("GITHUB_JOB"), cmp.Or(in.name, s.env.Getenv("GITHUB_ACTION"))}, "/"),
+		Title: render.EscapeInline(redact(s.title(env), in.token)), Status: redact(render.Verdict(env), in.token),
+		Collapsed: collapsed(env, s.names(), in.token), Full: full, Compact: compact,
+	}
 }
 
 // publisher is the one publish.Publisher of a step: its retrying client
@@ -154,30 +198,25 @@ func redact(text, secret string) string {
 	return strings.ReplaceAll(text, secret, "***")
 }
 
-// statusLine is a section's one-line verdict. When a later result replaces
-// it, the comment keeps it as history, so it follows the compaction rules
-// by itself: a failed run's line carries its <<cg:HASH>> marker and where
-// its log is, a passed run's line is just that.
-func statusLine(env *report.Envelope, token string) string {
-	parts := []string{"**" + env.Status + "**"}
+// collapsed is what a section's status keeps once a later result replaces
+// it, following the compaction rules: each run that did not pass names
+// its <<cg:HASH>> marker, its run id and its artifact; a passed run's
+// line is kept as it is. The latest result shows none of it.
+func collapsed(env *report.Envelope, names map[string]string, token string) string {
+	var parts []string
 	for _, r := range env.Runs {
-		p := fmt.Sprintf("%s attempt %d: %s", render.CodeSpan(redact(r.Name, token), false), r.Attempt, r.Status)
-		switch {
-		case r.TimedOut:
-			p += " (timed out)"
-		case r.ExitCode != nil && *r.ExitCode != 0:
-			p += fmt.Sprintf(" (exit %d)", *r.ExitCode)
+		out, ok := r.Logs["output"]
+		if !ok || r.Status == "passed" || len(out.SHA256) < 16 {
+			continue
 		}
-		if s := r.Summary; s.Failed != nil && s.Tests != nil {
-			p += fmt.Sprintf(", %d/%d tests failed (%s)", *s.Failed, *s.Tests, s.Source)
+		// In a code span the marker shows as written, and the raw body
+		// that agents read holds its exact bytes.
+		p := fmt.Sprintf("`<<cg:%s>>` run %s", out.SHA256[:16], render.EscapeInline(r.ID))
+		if len(env.Runs) > 1 { // which run's: the section names one
+			p = render.EscapeInline(redact(cmp.Or(names[r.Name], r.Name), token)) + " " + p
 		}
-		if out, ok := r.Logs["output"]; ok && r.Status != "passed" && len(out.SHA256) >= 16 {
-			// In a code span the marker shows as written, and the raw body
-			// that agents read holds its exact bytes.
-			p += fmt.Sprintf(" `<<cg:%s>>` run %s", out.SHA256[:16], r.ID)
-			if out.Artifact != "" {
-				p += " in artifact " + render.EscapeInline(out.Artifact)
-			}
+		if out.Artifact != "" {
+			p += " in artifact " + render.EscapeInline(out.Artifact)
 		}
 		parts = append(parts, p)
 	}

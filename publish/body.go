@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/report/render"
 )
 
@@ -35,8 +37,13 @@ type Section struct {
 	// Key identifies the leg across runs: workflow, job and matrix values.
 	Key   string
 	Title string
-	// Status is the one-line verdict; it is never dropped to fit.
+	// Status is the one-line verdict (render.Verdict, which the comment's
+	// opening line reads back); it is never dropped to fit.
 	Status string
+	// Collapsed is what the status keeps once a later result replaces it
+	// and it becomes history: the <<cg:HASH>> marker and where the log is.
+	// The latest result does not show it; the body carries it hidden.
+	Collapsed string
 	// Full and Compact are two renderings of the rest (excerpts); Compact
 	// is used when Full does not fit.
 	Full, Compact string
@@ -48,6 +55,9 @@ func (s Section) hash() string {
 	h := sha256.New()
 	for _, f := range []string{s.Key, s.Title, s.Status, s.Full, s.Compact} {
 		fmt.Fprintf(h, "%d:%s", len(f), f)
+	}
+	if s.Collapsed != "" { // an older runledger's sections keep their hash
+		fmt.Fprintf(h, "%d:%s", len(s.Collapsed), s.Collapsed)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }
@@ -62,6 +72,7 @@ func keyID(key string) string {
 // part is a section as it sits in (or will go into) the comment body.
 type part struct {
 	id, hash, title, status string
+	collapsed               string   // what the status adds as history
 	history                 []string // newest first
 	droppedHistory          int
 	// options are the renderings, richest first; the last is the
@@ -80,8 +91,9 @@ func newRendering(kind, text string) rendering { return rendering{kind, text, ch
 // The layout, one section:
 //
 //	<!-- rl k=<id> h=<hash> r=<f|c|n> -->
-//	**<title>**
+//	### <title>
 //	<status>
+//	<!-- rl:was <collapsed> -->  (when the status has a collapsed form)
 //	<!-- rl:history -->        (when there is history)
 //	<details>…- <entry>…</details>
 //	<!-- rl:body -->           (unless the excerpt was omitted)
@@ -93,6 +105,8 @@ var startRe = regexp.MustCompile(`(?m)^<!-- rl k=([0-9a-f]{12}) h=([0-9a-f]{12})
 
 const (
 	histMark   = "<!-- rl:history -->\n"
+	wasOpen    = "<!-- rl:was "
+	wasClose   = " -->\n"
 	bodyMark   = "<!-- rl:body -->\n"
 	footerMark = "<!-- rl:footer -->\n"
 	noteText   = "_(excerpt omitted to fit the size limit)_"
@@ -101,6 +115,7 @@ const (
 func partFor(s Section) *part {
 	return &part{
 		id: keyID(s.Key), hash: s.hash(), title: oneLine(s.Title), status: oneLine(s.Status),
+		collapsed: hidden(s.Collapsed),
 		options: []rendering{
 			newRendering("f", defuse(strings.TrimRight(s.Full, "\n"))),
 			newRendering("c", defuse(strings.TrimRight(s.Compact, "\n"))),
@@ -140,8 +155,17 @@ func parseBody(body string) []*part {
 func parseInner(s string) *part {
 	p := &part{}
 	title, s, _ := strings.Cut(s, "\n")
-	p.title = strings.TrimSuffix(strings.TrimPrefix(title, "**"), "**")
+	if t, ok := strings.CutPrefix(title, "### "); ok {
+		p.title = t
+	} else { // an older runledger's bold title
+		p.title = strings.TrimSuffix(strings.TrimPrefix(title, "**"), "**")
+	}
 	p.status, s, _ = strings.Cut(s, "\n")
+	if w, ok := strings.CutPrefix(s, wasOpen); ok {
+		if c, rest, found := strings.Cut(w, wasClose); found && !strings.Contains(c, "\n") {
+			p.collapsed, s = c, rest
+		}
+	}
 	if h, ok := strings.CutPrefix(s, histMark); ok {
 		hist, rest, found := strings.Cut(h, bodyMark)
 		for _, l := range strings.Split(hist, "\n") {
@@ -165,7 +189,10 @@ func parseInner(s string) *part {
 
 func (p *part) render(b *strings.Builder) {
 	r := p.options[p.choice]
-	fmt.Fprintf(b, "<!-- rl k=%s h=%s r=%s -->\n**%s**\n%s\n", p.id, p.hash, r.kind, p.title, p.status)
+	fmt.Fprintf(b, "<!-- rl k=%s h=%s r=%s -->\n### %s\n%s\n", p.id, p.hash, r.kind, p.title, p.status)
+	if p.collapsed != "" {
+		b.WriteString(wasOpen + p.collapsed + wasClose)
+	}
 	if len(p.history) > 0 || p.droppedHistory > 0 {
 		b.WriteString(histMark)
 		fmt.Fprintf(b, "<details><summary>Earlier results (%d)</summary>\n\n", len(p.history)+p.droppedHistory)
@@ -185,11 +212,19 @@ func (p *part) render(b *strings.Builder) {
 	}
 }
 
-// renderBody writes the whole comment; parts are ordered by title so that
-// concurrent writers produce the same layout.
-func renderBody(parts []*part, note string) string {
+// Body is the comment body that writing secs into the comment body
+// previous ("" for none) gives, as Upsert and Aggregate write it: other
+// keys' sections kept, replaced verdicts moved into history, everything
+// fitted under GitHub's limit.
+func Body(previous string, secs []Section) (string, error) {
+	return compose(merge(parseBody(previous), secs), commentBudget)
+}
+
+// renderBody writes the whole comment under its verdict line; parts are
+// ordered by title so that concurrent writers produce the same layout.
+func renderBody(header string, parts []*part, note string) string {
 	var b strings.Builder
-	b.WriteString(CommentMarker + "\n## runledger\n\n")
+	b.WriteString(CommentMarker + "\n" + header + "\n\n")
 	for _, p := range parts {
 		p.render(&b)
 		b.WriteString("\n")
@@ -212,7 +247,7 @@ func merge(existing []*part, secs []Section) []*part {
 		if old, ok := byKey[n.id]; ok {
 			n.history, n.droppedHistory = old.history, old.droppedHistory
 			if old.hash != n.hash && old.status != n.status {
-				n.history = append([]string{old.status}, n.history...)
+				n.history = append([]string{historyEntry(old)}, n.history...)
 			}
 			if len(n.history) > maxHistory {
 				n.droppedHistory += len(n.history) - maxHistory
@@ -237,7 +272,8 @@ func merge(existing []*part, secs []Section) []*part {
 // when the status lines alone cannot fit.
 func compose(parts []*part, budget int) (string, error) {
 	sizes := make([]int, len(parts))
-	total := chars(renderBody(nil, sizeNote))
+	header := verdict(parts) // before any status line is shortened
+	total := chars(renderBody(header, nil, sizeNote))
 	for i, p := range parts {
 		sizes[i] = p.size()
 		total += sizes[i]
@@ -277,7 +313,7 @@ func compose(parts []*part, budget int) (string, error) {
 		note = sizeNoteCut
 		step(i)
 	}
-	body := renderBody(parts, note)
+	body := renderBody(header, parts, note)
 	if n := chars(body); n > budget {
 		return "", fmt.Errorf("%d sections' status lines need %d characters, over the %d a comment can hold", len(parts), n, budget)
 	}
@@ -390,4 +426,91 @@ func current(body string, want map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// historyEntry is a replaced section's status as its history keeps it:
+// collapsed, with its marker and where its log is.
+func historyEntry(p *part) string {
+	if p.collapsed == "" {
+		return p.status
+	}
+	return p.status + " · " + p.collapsed
+}
+
+// hidden makes s safe inside the one-line HTML comment that carries it.
+func hidden(s string) string {
+	s = oneLine(s)
+	return strings.ReplaceAll(s, "-->", "--&gt;")
+}
+
+// verdict is the comment's opening line, read from every section's status
+// line: the worst status, how many sections did not pass and how, the
+// tests counted. A section whose status line is not a verdict (an older
+// runledger's) counts as incomplete, never as passed.
+func verdict(parts []*part) string {
+	if len(parts) == 0 {
+		return "## runledger"
+	}
+	statuses := make([]string, 0, len(parts))
+	var tests, failed int
+	for _, p := range parts {
+		t, ok := render.ParseVerdict(p.status)
+		if !ok {
+			t.Status = "incomplete"
+		}
+		statuses = append(statuses, t.Status)
+		tests += t.Tests
+		failed += t.Failed
+	}
+	worst := report.Worst(statuses...)
+	line := fmt.Sprintf("## %s runledger: %s", render.Icon(worst), stepCount(statuses))
+	if tests > 0 {
+		line += fmt.Sprintf(" · %s tests", thousands(tests))
+		if failed > 0 {
+			line += fmt.Sprintf(", %s failed", thousands(failed))
+		}
+	}
+	return line
+}
+
+// stepCount: "2 steps passed", "1 of 2 steps failed", "2 of 3 steps did
+// not pass (1 failed, 1 timed out)".
+func stepCount(statuses []string) string {
+	n := len(statuses)
+	word := "steps"
+	if n == 1 {
+		word = "step"
+	}
+	var order []string
+	counts := map[string]int{}
+	bad := 0
+	for _, s := range statuses {
+		if s == "passed" {
+			continue
+		}
+		bad++
+		if counts[s] == 0 {
+			order = append(order, s)
+		}
+		counts[s]++
+	}
+	switch {
+	case bad == 0:
+		return fmt.Sprintf("%d %s passed", n, word)
+	case len(order) == 1:
+		return fmt.Sprintf("%d of %d %s %s", bad, n, word, strings.ReplaceAll(order[0], "_", " "))
+	}
+	how := make([]string, len(order))
+	for i, s := range order {
+		how[i] = fmt.Sprintf("%d %s", counts[s], strings.ReplaceAll(s, "_", " "))
+	}
+	return fmt.Sprintf("%d of %d %s did not pass (%s)", bad, n, word, strings.Join(how, ", "))
+}
+
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -11,12 +11,14 @@ import (
 )
 
 func TestCommentGolden(t *testing.T) {
-	old := merge(nil, []Section{{Key: "ci/unit/linux", Title: "unit (linux)", Status: "**failed**: exit code 1, 2 of 120 tests failed"}})
+	old := merge(nil, []Section{{Key: "ci/unit/linux", Title: "unit (linux)", Status: "❌ **failed** · exit 1 · 120 tests, 2 failed",
+		Collapsed: "`<<cg:0123456789abcdef>>` run r-1 in artifact unit-linux-1 -->"}})
 	parts := merge(old, []Section{
-		{Key: "ci/unit/linux", Title: "unit (linux)", Status: "**passed**: exit code 0, 120 tests",
+		{Key: "ci/unit/linux", Title: "unit (linux)", Status: "✅ **passed** · 120 tests · 4.0s",
 			Full: "```\nok  \tpkg\t0.2s\n```", Compact: "`ok pkg`"},
-		{Key: "ci/unit/macos", Title: "unit (macos)", Status: "**timed_out** after 10m, no exit code",
-			Full: "```\n<!-- a forged marker -->\npanic: test timed out\n```"},
+		{Key: "ci/unit/macos", Title: "unit (macos)", Status: "⏱️ **timed_out** · 10m00s",
+			Collapsed: "`<<cg:fedcba9876543210>>` run r-2",
+			Full:      "```\n<!-- a forged marker -->\npanic: test timed out\n```"},
 	})
 	body, err := compose(parts, commentBudget)
 	if err != nil {

@@ -99,11 +99,7 @@ func (p *Publisher) write(ctx context.Context, pr int, secs []Section) (Result, 
 // put merges secs into canon's body and writes it, creating the comment
 // when there is none; it returns the comment it created, if any.
 func (p *Publisher) put(ctx context.Context, pr int, canon *github.IssueComment, secs []Section) (*github.IssueComment, error) {
-	var existing []*part
-	if canon != nil {
-		existing = parseBody(canon.GetBody())
-	}
-	body, err := compose(merge(existing, secs), commentBudget)
+	body, err := Body(canon.GetBody(), secs) // a nil comment's body is ""
 	if err != nil {
 		return nil, fmt.Errorf("compose comment: %w", err)
 	}

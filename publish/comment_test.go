@@ -99,7 +99,7 @@ func TestForeignMarkerNeverEdited(t *testing.T) {
 	f := fakegithub.New(t, "")
 	// Someone pastes our marker, before and after we comment, and one of
 	// them even copies our section layout.
-	forged := CommentMarker + "\n" + renderBody(merge(nil, []Section{leg(1, "passed")}), "")
+	forged := CommentMarker + "\n" + renderBody("## runledger", merge(nil, []Section{leg(1, "passed")}), "")
 	f.AddComment(2, "mallory", forged)
 	f.AddComment(2, "octocat", CommentMarker+"\nlooks like runledger")
 	p, _ := newTestPublisher(t, f, tokInstallation, nil)

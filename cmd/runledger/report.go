@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/runledger/runledger/baseline"
 	"github.com/runledger/runledger/capture"
@@ -25,14 +26,16 @@ type reportOptions struct {
 
 // addReportFlags are shared by `report` and `run --report`.
 func addReportFlags(fs *flag.FlagSet, o *reportOptions) {
-	fs.StringVar(&o.format, "format", "markdown", "report `format`: markdown or json")
+	fs.StringVar(&o.format, "format", "", "report `format`: text, markdown or json (default: text on a terminal, else markdown)")
 	fs.IntVar(&o.maxBytes, "max-bytes", render.TerminalBudget, fmt.Sprintf("bound on the Markdown body in `bytes` (at most %d)", render.MaxBudget))
 	fs.StringVar(&o.baseline, "baseline", "", "compare each run's failures with the runs of the same names in this run store, report envelope or test index (`path`)")
 }
 
 func (o *reportOptions) validate() error {
-	if o.format != "markdown" && o.format != "json" {
-		return &usageError{fmt.Sprintf("--format %q: want markdown or json", o.format)}
+	switch o.format {
+	case "", "text", "markdown", "json":
+	default:
+		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", o.format)}
 	}
 	if o.maxBytes <= 0 || o.maxBytes > render.MaxBudget {
 		return &usageError{fmt.Sprintf("--max-bytes %d: want 1 to %d", o.maxBytes, render.MaxBudget)}
@@ -100,17 +103,47 @@ func (a *app) report(o *reportOptions) error {
 }
 
 func (a *app) render(env *report.Envelope, o *reportOptions) error {
-	if o.format == "json" {
+	tty := isTerminal(a.stdout)
+	format := o.format
+	if format == "" {
+		format = "markdown" // for scripts and agents
+		if tty {
+			format = "text"
+		}
+	}
+	var body string
+	var err error
+	switch format {
+	case "json":
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(env)
+	case "text":
+		body, err = render.Text(env, render.TextOptions{Budget: o.maxBytes, Color: useColor(tty, a.getenv)})
+	default:
+		body, err = render.Markdown(env, render.Options{Budget: o.maxBytes})
 	}
-	body, err := render.Markdown(env, render.Options{Budget: o.maxBytes})
 	if err != nil {
-		return fmt.Errorf("render markdown: %w", err)
+		return err
 	}
 	_, err = io.WriteString(a.stdout, body)
 	return err
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// useColor: colour only on a terminal, and never when NO_COLOR is set to
+// anything but the empty string (no-color.org).
+func useColor(tty bool, getenv func(string) string) bool {
+	return tty && getenv("NO_COLOR") == ""
 }
 
 func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {

@@ -410,3 +410,38 @@ func TestShowJUnitExcerpt(t *testing.T) {
 		t.Errorf("a junit/ path the record does not list: exit %d %s", code, stderr)
 	}
 }
+
+// TestReportFormatByTerminal: the real binary on a real terminal (a pty
+// from util-linux's script) prints the text format, coloured unless
+// NO_COLOR is set; into a pipe it prints the Markdown for scripts, and
+// --format text asks for the text anywhere, never coloured off a terminal.
+func TestReportFormatByTerminal(t *testing.T) {
+	dir := t.TempDir()
+	runApp(t, dir, "", "run", "--quiet", "--name", "lint", "--", "sh", "-c", "echo 'lint: 3 problems' >&2; exit 1")
+	pipe, err := exec.Command(binary, "report", "--dir", dir).Output()
+	if err != nil || !strings.HasPrefix(string(pipe), render.MarkerComment) {
+		t.Fatalf("report into a pipe: %v\n%s", err, pipe)
+	}
+	text, err := exec.Command(binary, "report", "--dir", dir, "--format", "text").Output()
+	if err != nil || !strings.HasPrefix(string(text), "✗ runledger: failed") || strings.Contains(string(text), "\x1b[") {
+		t.Fatalf("--format text into a pipe: %v\n%q", err, text)
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("no script(1) to give the binary a terminal")
+	}
+	for _, noColor := range []string{"", "1"} {
+		cmd := exec.Command("script", "-qec", binary+" report --dir "+dir, "/dev/null")
+		cmd.Env = append(os.Environ(), "NO_COLOR="+noColor, "TERM=dumb")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("script: %v\n%s", err, out)
+		}
+		s := string(out)
+		if strings.Contains(s, "<!--") || !strings.Contains(s, "runledger: failed") || !strings.Contains(s, "lint: 3 problems") {
+			t.Errorf("NO_COLOR=%q: a terminal got no text report:\n%q", noColor, s)
+		}
+		if colored := strings.Contains(s, "\x1b[31m"); colored != (noColor == "") {
+			t.Errorf("NO_COLOR=%q: coloured %v", noColor, colored)
+		}
+	}
+}

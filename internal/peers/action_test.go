@@ -303,7 +303,7 @@ func TestActionEntrypoint(t *testing.T) {
 			}
 			env := checkOutputs(t, s, r, tt.wantStatus, tt.wantExit)
 			checkSummary(t, r, tt.wantStatus, tt.wantWarning)
-			body := checkComment(t, s, r, tt.wantComment, "**test · unit**\n**"+tt.wantStatus+"** · `unit` attempt 1: ")
+			body := checkComment(t, s, r, tt.wantComment, "### unit\n"+render.Icon(tt.wantStatus)+" **"+tt.wantStatus+"** · ")
 			if body != "" {
 				// The section embeds this run's envelope for agents.
 				got, err := render.ExtractEnvelope(body)
@@ -587,14 +587,14 @@ func TestActionAggregate(t *testing.T) {
 				t.Errorf("exit status %d, outputs status %q exit-code %q; want 1, failed and none (no command ran)\n%s%s",
 					r.code, r.outputs["status"], r.outputs["exit-code"], tail(r.stdout), r.stderr)
 			}
-			body := checkComment(t, s, r, tt.wantComment, "**runledger-test-linux**\n**failed** · ")
-			if tt.wantComment && strings.Count(body, "**runledger-test-macos**\n**passed** · ") != 1 {
+			body := checkComment(t, s, r, tt.wantComment, "### runledger-test-linux\n❌ **failed** · ")
+			if tt.wantComment && strings.Count(body, "### runledger-test-macos\n✅ **passed** · ") != 1 {
 				t.Errorf("comment lacks the macos leg's section:\n%s", body)
 			}
 			checkSummary(t, r, "failed", "")
 			// Failing runs point to their full logs (a passing one has no
 			// pointers, as in mode run): the failing leg's go to its artifact.
-			if link := links["runledger-test-linux"]; tt.wantComment && !strings.Contains(body, "([artifact]("+link+"))") {
+			if link := links["runledger-test-linux"]; tt.wantComment && !strings.Contains(body, "[artifact]("+link+")") {
 				t.Errorf("comment does not link the linux leg's artifact %s:\n%s", link, body)
 			}
 			if n := gh.CallCount(fakegithub.RouteArtifacts); n != 1 {
@@ -632,7 +632,7 @@ func TestActionAggregateGreen(t *testing.T) {
 	if n := gh.CallCount(fakegithub.RouteArtifacts); n != 0 {
 		t.Errorf("%d artifact listings for an all-green matrix, want none", n)
 	}
-	checkComment(t, s, r, true, "**runledger-test-macos**\n**passed** · ")
+	checkComment(t, s, r, true, "### runledger-test-macos\n✅ **passed** · ")
 }
 
 // addLegArtifacts lists each leg's artifact (a directory under legs) as an

@@ -102,7 +102,8 @@ func TestActionBaseline(t *testing.T) {
 	if bl == nil || bl.State != "compared" || bl.Commit != baseCommit || bl.Missing != 1 || len(bl.Fixed) != 1 || bl.Fixed[0].Name != "TestFixed" {
 		t.Fatalf("baseline %+v", bl)
 	}
-	if body := onlyComment(t, gh); !strings.Contains(body, "also fails on `f95f852`") || !strings.Contains(body, "**new** · `TestBreaks`") {
+	if body := onlyComment(t, gh); !strings.Contains(body, "`TestAlready` _also fails on f95f852_") || !strings.Contains(body, "`TestBreaks` _new_") ||
+		!strings.Contains(body, "Compared with `f95f852`") {
 		t.Errorf("the comment does not say which commit it compared with:\n%s", body)
 	}
 	if stats := gh.BlobStats(); stats.Authorized != 0 {

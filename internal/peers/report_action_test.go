@@ -131,7 +131,7 @@ func TestReportAction(t *testing.T) {
 	local := checkOutputs(t, s, r, "failed", "3")
 	checkSummary(t, r, "failed", "")
 	// In mode report the section is the step's (job test, step test), the run is unit.
-	body := checkComment(t, s, r, true, "**test · test**\n**failed** · `unit` attempt 1: ")
+	body := checkComment(t, s, r, true, "### test · unit\n❌ **failed** · ")
 	zipped := checkArtifact(t, s, r, local)
 	checkNoLeak(t, s, r, body, zipped, readText(t, filepath.Join(s.workspace, r.outputs["report-json"])))
 }

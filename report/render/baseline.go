@@ -8,25 +8,38 @@ import (
 	"github.com/runledger/runledger/report"
 )
 
-// originWords says a failure's origin as a reader asks it: did this change
-// break it? commit is the base the run was compared with.
-func originWords(origin, commit string) string {
-	switch origin {
-	case "new":
-		return "**new**"
-	case "new_test":
-		return "**new test**"
-	case "pre_existing":
-		if c := shortCommit(commit); c != "" {
-			return "also fails on " + c
-		}
-		return "also fails on the base"
-	case "flaky":
-		return "flaky"
-	case "unknown":
-		return "origin unknown"
+// originTag labels each failure of r with its origin as a reader asks
+// it: did this change break it? Plain words, for a tag after the name.
+func originTag(r report.Run) func(report.Failure) string {
+	commit := ""
+	if r.Baseline != nil && commitRE.MatchString(r.Baseline.Commit) {
+		commit = r.Baseline.Commit[:7]
 	}
-	return ""
+	compared := r.Baseline != nil && r.Baseline.State == "compared"
+	return func(f report.Failure) string {
+		switch {
+		case f.Origin == "flaky":
+			return "flaky"
+		case !compared:
+			return "" // the run's baseline line says why nothing is known
+		}
+		switch f.Origin {
+		case "new":
+			return "new"
+		case "new_test":
+			return "new test"
+		case "pre_existing":
+			if commit != "" {
+				return "also fails on " + commit
+			}
+			return "also fails on the base"
+		case "flaky":
+			return "flaky"
+		case "unknown":
+			return "origin unknown"
+		}
+		return ""
+	}
 }
 
 // baselineLine says what a run was compared with and what the comparison
@@ -97,9 +110,9 @@ func regressionsText(e *report.Envelope) string {
 	case !asked:
 		return ""
 	case e.Regressions == nil:
-		return " · new failures: unknown"
+		return "new failures unknown"
 	}
-	return " · " + plural(*e.Regressions, "new failure")
+	return plural(*e.Regressions, "new failure")
 }
 
 // originCounts is ": 2 new, 1 pre-existing" for the failing-tests heading.

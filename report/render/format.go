@@ -12,18 +12,7 @@ import (
 	"github.com/runledger/runledger/report"
 )
 
-// shortHash shows the first 12 hex digits of a well-formed SHA-256 only.
-func shortHash(h string) string {
-	if !hexRE.MatchString(h) {
-		return "(invalid)"
-	}
-	return "`" + h[:12] + "`"
-}
-
-var (
-	hexRE    = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	markerRE = regexp.MustCompile(`^<<cg:[0-9a-f]{16}>>$`)
-)
+var markerRE = regexp.MustCompile(`^<<cg:[0-9a-f]{16}>>$`)
 
 func streamOrder(logs map[string]report.Log) []string {
 	var names []string
@@ -50,28 +39,6 @@ func knownStream(s string) bool {
 		}
 	}
 	return false
-}
-
-func logSizes(logs map[string]report.Log) string {
-	if len(logs) == 0 {
-		return "—"
-	}
-	var parts []string
-	for _, s := range streamOrder(logs) {
-		parts = append(parts, EscapeInline(short(s, 40))+" "+byteSize(logs[s].Bytes))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func rangeList(rs [][2]int64) string {
-	if len(rs) == 0 {
-		return "(ranges unknown)"
-	}
-	parts := make([]string, len(rs))
-	for i, r := range rs {
-		parts[i] = fmt.Sprintf("%d–%d", r[0], r[1])
-	}
-	return strings.Join(parts, ", ")
 }
 
 // linkTo renders a link to an http(s) URL, or "" for anything else. Bytes
@@ -113,13 +80,6 @@ func plural(n int, word string) string {
 }
 
 func positive(n *int) bool { return n != nil && *n > 0 }
-
-func yesNo(v bool) string {
-	if v {
-		return "yes"
-	}
-	return "no"
-}
 
 func byteSize(n int64) string {
 	const unit = 1024

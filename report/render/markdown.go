@@ -16,6 +16,24 @@ type Options struct {
 	Budget int
 	// ArtifactURL, when set, links the artifact holding the full logs.
 	ArtifactURL string
+	// JobURL, when set, links the page of the job's log
+	// (GITHUB_SERVER_URL/OWNER/REPO/actions/runs/ID/job/JOB_ID).
+	JobURL string
+	// Names maps a run's name, its identity (attempts of one name
+	// supersede each other), to what a reader calls it; a run not in it
+	// shows its name. The envelope keeps the names.
+	Names map[string]string
+	// InSection leaves out the verdict line: the caller shows one (a
+	// comment section's status line, see Verdict).
+	InSection bool
+}
+
+// label is what a reader calls run name.
+func (o Options) label(name string) string {
+	if l := o.Names[name]; l != "" {
+		return l
+	}
+	return name
 }
 
 func (o Options) budget() int {
@@ -46,7 +64,7 @@ func Markdown(env *report.Envelope, opts Options) (string, error) {
 		return "", errors.New("render markdown: nil envelope")
 	}
 	_, body, err := Plan(env, opts.budget(), CommentLadder(env), markdownWords{}, func(v View) (string, int, error) {
-		body, err := markdown(v, opts.ArtifactURL)
+		body, err := markdown(v, opts)
 		return body, len(body), err
 	})
 	if err != nil {
@@ -56,23 +74,25 @@ func Markdown(env *report.Envelope, opts Options) (string, error) {
 }
 
 // markdown formats a view.
-func markdown(v View, artifactURL string) (string, error) {
+func markdown(v View, opts Options) (string, error) {
 	var b strings.Builder
 	e := v.Env
 	b.WriteString(MarkerComment + "\n")
-	statusLine(&b, e)
-	notes(&b, v)
-	table(&b, e)
-	warningList(&b, e)
+	if !opts.InSection {
+		statusLine(&b, e, opts)
+	}
+	notes(&b, v, opts)
+	table(&b, e, opts)
+	warningList(&b, e, opts)
 	for i, r := range e.Runs {
 		if v.Cut.Over {
 			break
 		}
 		if hasSection(r, len(v.Dropped[i])) {
-			runSection(&b, r, v.Dropped[i], artifactURL)
+			runSection(&b, r, v.Dropped[i], opts, len(e.Runs) == 1)
 		}
 	}
-	supersededList(&b, e)
+	supersededList(&b, e, opts)
 	if err := embedEnvelope(&b, e); err != nil {
 		return "", err
 	}
@@ -113,38 +133,24 @@ var knownStatus = map[string]bool{
 	"unverified": true, "no_runs": true,
 }
 
-func statusLine(b *strings.Builder, e *report.Envelope) {
-	fmt.Fprintf(b, "**runledger: %s**", statusWord(e.Status))
-	if e.Status == "" {
-		b.WriteString(" (the envelope has no status)")
+// statusLine opens a body: the verdict, labelled as runledger's; one
+// run's name follows the status, as its section has no heading then.
+func statusLine(b *strings.Builder, e *report.Envelope, opts Options) {
+	name := ""
+	if len(e.Runs) == 1 {
+		name = " · " + EscapeInline(short(opts.label(e.Runs[0].Name), 100))
 	}
-	if len(e.Runs) == 0 {
-		b.WriteString(" · no runs recorded\n\n")
-		return
-	}
-	var order []string
-	counts := map[string]int{}
-	for _, r := range e.Runs {
-		if counts[r.Status] == 0 {
-			order = append(order, r.Status)
-		}
-		counts[r.Status]++
-	}
-	parts := make([]string, len(order))
-	for i, s := range order {
-		parts[i] = fmt.Sprintf("%d %s", counts[s], statusWord(s))
-	}
-	fmt.Fprintf(b, " · %s: %s%s\n\n", plural(len(e.Runs), "run"), strings.Join(parts, ", "), regressionsText(e))
+	fmt.Fprintf(b, "%s **runledger: %s**%s%s\n\n", Icon(e.Status), statusWord(e.Status), name, verdictRest(e))
 }
 
 // notes warns about an envelope contradicting itself and about cuts.
-func notes(b *strings.Builder, v View) {
+func notes(b *strings.Builder, v View, opts Options) {
 	e, budget, p := v.Env, v.Budget, v.Cut
 	if e.Status == "passed" {
 		for _, r := range e.Runs {
 			if r.Status != "passed" || r.ExitCode == nil || *r.ExitCode != 0 || r.TimedOut {
 				fmt.Fprintf(b, "> **Warning:** the envelope says passed but run %s is %s; do not treat this as a pass.\n\n",
-					CodeSpan(short(r.Name, 100), false), statusWord(r.Status))
+					EscapeInline(short(opts.label(r.Name), 100)), statusWord(r.Status))
 				break
 			}
 		}
@@ -156,39 +162,40 @@ func notes(b *strings.Builder, v View) {
 		fmt.Fprintf(b, "> **Over budget:** this report exceeds its %d-byte budget even with every excerpt, superseded attempt and per-run section left out; status rows and the envelope are never dropped.\n\n", budget)
 	}
 	if o := e.Omitted; o != nil && (p != Cut{}) {
-		fmt.Fprintf(b, "_Cut to fit %d bytes: %s, %d bytes of text and %s left out; `omitted` in the envelope counts them._\n\n",
-			budget, plural(o.Excerpts, "excerpt"), o.Bytes, plural(o.Superseded, "superseded attempt"))
+		var what []string
+		if o.Excerpts > 0 {
+			what = append(what, plural(o.Excerpts, "excerpt"))
+		}
+		if o.Bytes > 0 {
+			what = append(what, fmt.Sprintf("%d bytes of text", o.Bytes))
+		}
+		if o.Superseded > 0 {
+			what = append(what, plural(o.Superseded, "superseded attempt"))
+		}
+		if len(what) == 0 {
+			what = append(what, "failure lists")
+		}
+		fmt.Fprintf(b, "_Cut to fit %d bytes: %s left out; `omitted` in the envelope counts them._\n\n", budget, strings.Join(what, ", "))
 	}
 }
 
-func table(b *strings.Builder, e *report.Envelope) {
-	if len(e.Runs) == 0 {
+// table has one row per run when there are several; one run's verdict
+// line already says all a row would.
+func table(b *strings.Builder, e *report.Envelope, opts Options) {
+	if len(e.Runs) < 2 {
 		return
 	}
-	b.WriteString("| run | attempt | status | exit | duration | tests | truncated | logs |\n")
-	b.WriteString("| --- | ---: | --- | --- | ---: | --- | --- | --- |\n")
+	b.WriteString("| run | status | tests | duration |\n")
+	b.WriteString("| --- | --- | --- | ---: |\n")
 	for _, r := range e.Runs {
-		status := statusWord(r.Status)
-		if r.Termination != "" && r.Termination != "exited" {
-			status += " (" + EscapeInline(r.Termination) + ")"
+		status := Icon(r.Status) + " " + statusWord(r.Status)
+		if how := ending(r); how != "" {
+			status += ", " + how
 		}
-		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s |\n",
-			CodeSpan(short(r.Name, 100), true), r.Attempt, status, exitText(r), duration(r.DurationMS),
-			testsText(r.Summary), yesNo(r.Truncated), logSizes(r.Logs))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n",
+			EscapeInline(short(opts.label(r.Name), 100)), status, testsText(r.Summary), duration(r.DurationMS))
 	}
 	b.WriteString("\n")
-}
-
-func exitText(r report.Run) string {
-	switch {
-	case r.TimedOut:
-		return "timed out"
-	case r.ExitCode != nil:
-		return strconv.Itoa(*r.ExitCode)
-	case r.Signal != nil:
-		return "signal " + EscapeInline(*r.Signal)
-	}
-	return "—"
 }
 
 func testsText(s report.Summary) string {
@@ -208,42 +215,59 @@ func testsText(s report.Summary) string {
 		n    *int
 		word string
 	}{{s.Failed, "failed"}, {s.Errors, "errors"}, {s.Skipped, "skipped"}} {
-		if c.n != nil && (*c.n > 0 || c.word != "errors") {
+		if c.n != nil && *c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", *c.n, c.word))
 		}
 	}
-	verified := "unverified"
-	if s.Verified {
-		verified = "verified"
+	out := strings.Join(parts, ", ")
+	if !s.Verified {
+		out += " (" + EscapeInline(s.Source) + ", unverified)"
 	}
-	return fmt.Sprintf("%s (%s, %s)", strings.Join(parts, ", "), EscapeInline(s.Source), verified)
+	return out
 }
 
-func warningList(b *strings.Builder, e *report.Envelope) {
+func warningList(b *strings.Builder, e *report.Envelope, opts Options) {
 	var lines []string
 	for _, w := range e.Warnings {
 		lines = append(lines, EscapeInline(short(w, 300)))
 	}
+	var notes []string
 	for _, r := range e.Runs {
-		name := CodeSpan(short(r.Name, 100), false)
+		// A comment section of one run is that run's: no name needed.
+		name := ""
+		if !opts.InSection || len(e.Runs) > 1 {
+			name = EscapeInline(short(opts.label(r.Name), 100)) + ": "
+		}
 		for _, w := range r.Warnings {
-			lines = append(lines, name+": "+EscapeInline(short(w, 300)))
+			lines = append(lines, name+EscapeInline(short(w, 300)))
 		}
-		if r.Summary.Note != "" {
-			lines = append(lines, name+": "+EscapeInline(short(r.Summary.Note, 300)))
+		if r.Summary.Note != "" && noteListed(r) {
+			notes = append(notes, name+EscapeInline(short(r.Summary.Note, 300)))
 		}
 	}
-	if len(lines) == 0 {
-		return
+	if len(lines) > 0 {
+		b.WriteString("**Warnings**\n\n")
+		for _, l := range lines {
+			b.WriteString("- " + l + "\n")
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("**Warnings**\n\n")
-	for _, l := range lines {
-		b.WriteString("- " + l + "\n")
+	// A summary's note says why counts are missing or unverified: a
+	// remark beside the verdict, not an alarm.
+	for _, n := range notes {
+		b.WriteString("Note: " + n + "\n\n")
 	}
-	b.WriteString("\n")
 }
 
-func supersededList(b *strings.Builder, e *report.Envelope) {
+// noteListed: a summary's note (why there are no counts, or why they are
+// not verified) matters beside a verdict that rests on counts or on a run
+// that did not pass; a passed run without counts claims none, so its note
+// would be noise.
+func noteListed(r report.Run) bool {
+	return r.Status != "passed" || r.Summary.Source != "none"
+}
+
+func supersededList(b *strings.Builder, e *report.Envelope, opts Options) {
 	dropped := 0
 	if e.Omitted != nil {
 		dropped = e.Omitted.Superseded
@@ -251,22 +275,22 @@ func supersededList(b *strings.Builder, e *report.Envelope) {
 	if len(e.Superseded) == 0 && dropped == 0 {
 		return
 	}
-	fmt.Fprintf(b, "**Superseded attempts**\n\n")
+	fmt.Fprintf(b, "**Earlier attempts**\n\n")
 	for _, s := range e.Superseded {
 		exit := "—"
 		if s.ExitCode != nil {
 			exit = strconv.Itoa(*s.ExitCode)
 		}
-		line := fmt.Sprintf("- %s · attempt %d · %s · exit %s", CodeSpan(short(s.Name, 100), false), s.Attempt, statusWord(s.Status), exit)
+		line := fmt.Sprintf("- %s · attempt %d · %s · exit %s", EscapeInline(short(opts.label(s.Name), 100)), s.Attempt, statusWord(s.Status), exit)
 		if markerRE.MatchString(s.Marker) {
 			line += " · `" + s.Marker + "`"
 		} else if s.Marker != "" {
 			line += " · invalid marker " + EscapeInline(short(s.Marker, 40))
 		}
+		// A pointer into the run store means nothing on a PR page; the
+		// envelope keeps it, and the marker expands.
 		if link := linkTo("full text", s.Pointer); link != "" {
 			line += " · " + link
-		} else if s.Pointer != "" {
-			line += " · " + EscapeInline(short(s.Pointer, 200))
 		}
 		b.WriteString(line + "\n")
 	}

@@ -130,7 +130,8 @@ func markdownCases() []struct {
 		opts Options
 	}{
 		{"passed", passed, Options{}},
-		{"failed_excerpts", failed, Options{ArtifactURL: "https://github.example/acme/app/actions/runs/1#artifacts"}},
+		{"failed_excerpts", failed, Options{ArtifactURL: "https://github.example/acme/app/actions/runs/1#artifacts",
+			JobURL: "https://github.example/acme/app/actions/runs/1/job/7", Names: map[string]string{"unit": "test · go test ./..."}}},
 		{"timed_out", timedOut, Options{}},
 		{"truncated", truncated, Options{}},
 		{"incomplete", incomplete, Options{}},
@@ -272,7 +273,7 @@ func checkBody(t *testing.T, env *report.Envelope, opts Options, body string) {
 	if len(lines) < 3 || lines[0] != MarkerComment {
 		t.Fatalf("body does not start with the comment marker: %q", body[:min(len(body), 200)])
 	}
-	wantStatus := "**runledger: " + statusWord(env.Status) + "**"
+	wantStatus := Icon(env.Status) + " **runledger: " + statusWord(env.Status) + "**"
 	if !strings.HasPrefix(lines[1], wantStatus) {
 		t.Errorf("status line %q, want prefix %q", lines[1], wantStatus)
 	}
@@ -283,7 +284,7 @@ func checkBody(t *testing.T, env *report.Envelope, opts Options, body string) {
 	// The aggregate looks up artifact links by MayShowLogs: it must cover
 	// every run that got a section.
 	for _, r := range env.Runs {
-		head := fmt.Sprintf("#### %s · attempt %d · ", CodeSpan(short(r.Name, 100), false), r.Attempt)
+		head := fmt.Sprintf("#### %s %s · ", Icon(r.Status), EscapeInline(short(opts.label(r.Name), 100)))
 		if strings.Contains(visible, head) && !MayShowLogs(r) {
 			t.Errorf("run %q got a section, but MayShowLogs says it cannot", r.Name)
 		}
@@ -424,7 +425,7 @@ func TestMayShowLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkBody(t, &env, Options{}, body)
-	if !strings.Contains(body, "#### `swallowed` · attempt 1 · passed") || !strings.Contains(body, "(https://example.test/a/1)") {
+	if !strings.Contains(body, "#### ✅ swallowed · passed") || !strings.Contains(body, "(https://example.test/a/1)") {
 		t.Errorf("the passing run that counts failures has no section with the artifact link:\n%s", body)
 	}
 	for _, tt := range []struct {
