@@ -147,3 +147,31 @@ func shortCommit(c string) string {
 	}
 	return "`" + c[:7] + "`"
 }
+
+// baselineText is baselineLine for a terminal: plain and on one line.
+func baselineText(bl *report.Baseline) string {
+	switch {
+	case bl == nil:
+		return ""
+	case bl.State != "compared":
+		return "not compared with the base: " + plain(bl.Reason, 300)
+	}
+	what := "the base"
+	switch {
+	case commitRE.MatchString(bl.Commit):
+		what = bl.Commit[:7]
+	case bl.RunID != "":
+		what = "run " + plain(bl.RunID, 60)
+	}
+	parts := []string{fmt.Sprintf("compared with %s (%s there)", what, plural(bl.Tests, "test"))}
+	if bl.Missing > 0 {
+		parts = append(parts, fmt.Sprintf("%d missing here", bl.Missing))
+	}
+	if n := len(bl.Fixed) + bl.FixedOmitted; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d fixed", n))
+	}
+	if bl.Note != "" {
+		parts = append(parts, plain(bl.Note, 200))
+	}
+	return strings.Join(parts, "; ")
+}

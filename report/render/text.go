@@ -149,13 +149,16 @@ func textRun(b *strings.Builder, p paint, r report.Run, dropped []report.Excerpt
 	if r.Summary.Note != "" && noteListed(r) {
 		b.WriteString("  note: " + plain(r.Summary.Note, 300) + "\n")
 	}
+	if line := baselineText(r.Baseline); line != "" {
+		b.WriteString("  " + line + "\n")
+	}
 	groups := excerptGroups(byTest(r.Excerpts))
 	shown := map[int]bool{}
 	list, folded := bullets(r.Summary.Failures, originTag(r))
 	for _, f := range list {
 		line := "  " + p.style(red, "✗") + " " + p.style(bold, plain(f.Name, 120))
 		if f.Tag != "" {
-			line += " [" + plain(f.Tag, 20) + "]"
+			line += " [" + plain(f.Tag, 40) + "]"
 		}
 		if f.Where != "" {
 			line += "  " + p.style(dim, plain(f.Where, 160))
