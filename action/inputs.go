@@ -18,6 +18,7 @@ import (
 // inputs are the action's inputs (action.yml), read from INPUT_*.
 type inputs struct {
 	command, name, junit, comment, artifactName, token, mode, dir, failOn string
+	retryEffects                                                          string
 	runName                                                               string // name, or the step's identity (stepRunName)
 	timeout                                                               time.Duration
 	retries, retentionDays, prNumber                                      int
@@ -28,7 +29,8 @@ type inputs struct {
 func readInputs(getenv func(string) string) (*inputs, error) {
 	in := func(name string) string { return strings.TrimSpace(getenv("INPUT_" + strings.ToUpper(name))) }
 	o := &inputs{command: in("command"), name: in("name"), junit: in("junit"), comment: in("comment"),
-		artifactName: in("artifact-name"), token: in("token"), mode: in("mode"), dir: in("dir"), failOn: in("fail-on")}
+		artifactName: in("artifact-name"), token: in("token"), mode: in("mode"), dir: in("dir"), failOn: in("fail-on"),
+		retryEffects: in("retry-effects")}
 	var errs []error
 	num := func(name string, def int64) int64 {
 		v := in(name)
@@ -103,7 +105,8 @@ func (o *inputs) validate() []error {
 		}
 		errs = append(errs, fmt.Errorf("input %s %q: want one of %s", name, v, strings.Join(allowed, ", ")))
 	}
-	defaults := map[*string]string{&o.mode: "run", &o.comment: "true", &o.failOn: "failure", &o.dir: store.DefaultDir}
+	defaults := map[*string]string{&o.mode: "run", &o.comment: "true", &o.failOn: "failure", &o.dir: store.DefaultDir,
+		&o.retryEffects: capture.RetryEffectsRefuse}
 	for p, d := range defaults {
 		if *p == "" {
 			*p = d
@@ -112,6 +115,7 @@ func (o *inputs) validate() []error {
 	oneOf("mode", o.mode, "run", "report", "aggregate")
 	oneOf("comment", o.comment, "true", "false", "update-only")
 	oneOf("fail-on", o.failOn, "failure", "never")
+	oneOf("retry-effects", o.retryEffects, capture.RetryEffectsRefuse, capture.RetryEffectsAllow)
 	if o.mode == "run" && o.command == "" {
 		errs = append(errs, errors.New("input command: required in mode run"))
 	}
