@@ -19,21 +19,26 @@ type Envelope struct {
 
 // Run is the latest attempt of one run name.
 type Run struct {
-	ID          string         `json:"id"`
-	Name        string         `json:"name"`
-	Attempt     int            `json:"attempt"`
-	Status      string         `json:"status"`
-	ExitCode    *int           `json:"exit_code"`
-	Signal      *string        `json:"signal"`
-	TimedOut    bool           `json:"timed_out"`
-	Termination string         `json:"termination"`
-	DurationMS  *int64         `json:"duration_ms"`
-	Truncated   bool           `json:"truncated"`
-	Summary     Summary        `json:"summary"`
-	Flaky       []TestRef      `json:"flaky,omitempty"`
-	Excerpts    []Excerpt      `json:"excerpts"`
-	Logs        map[string]Log `json:"logs"`
-	Warnings    []string       `json:"warnings,omitempty"`
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Attempt     int       `json:"attempt"`
+	Status      string    `json:"status"`
+	ExitCode    *int      `json:"exit_code"`
+	Signal      *string   `json:"signal"`
+	TimedOut    bool      `json:"timed_out"`
+	Termination string    `json:"termination"`
+	DurationMS  *int64    `json:"duration_ms"`
+	Truncated   bool      `json:"truncated"`
+	Summary     Summary   `json:"summary"`
+	Flaky       []TestRef `json:"flaky,omitempty"`
+	// Effects is what this attempt changed in its workspace.
+	Effects *Effects `json:"effects,omitempty"`
+	// RetryRefused: --retries asked for another attempt, and this one's
+	// effects stopped it (the record's retry_refused).
+	RetryRefused string         `json:"retry_refused,omitempty"`
+	Excerpts     []Excerpt      `json:"excerpts"`
+	Logs         map[string]Log `json:"logs"`
+	Warnings     []string       `json:"warnings,omitempty"`
 }
 
 // Summary is a test count with its provenance. Counts are present only when
@@ -106,6 +111,11 @@ type Superseded struct {
 	ExitCode *int   `json:"exit_code"`
 	Marker   string `json:"marker,omitempty"`
 	Pointer  string `json:"pointer,omitempty"`
+	// Effects is what this attempt changed in its workspace.
+	Effects *Effects `json:"effects,omitempty"`
+	// RetryAllowed: this attempt changed tracked files and was retried
+	// anyway (--retry-effects allow).
+	RetryAllowed string `json:"retry_allowed,omitempty"`
 }
 
 // Omitted says what a size budget left out.

@@ -73,6 +73,7 @@ func markdown(v View, artifactURL string) (string, error) {
 		}
 	}
 	supersededList(&b, e)
+	effectsList(&b, e)
 	if err := embedEnvelope(&b, e); err != nil {
 		return "", err
 	}
