@@ -271,7 +271,9 @@ func TestRetries(t *testing.T) {
 	counter := filepath.Join(t.TempDir(), "n")
 	// Fails twice, then passes.
 	script := `n=$(cat "$1" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$1"; echo "attempt $n"; [ $n -ge 3 ]`
-	recs, err := Run(st, Options{Name: "flaky", Argv: []string{"sh", "-c", script, "sh", counter}, Retries: 5})
+	// Its own directory: the retries must not hang on what else changes
+	// in the tree the tests run in.
+	recs, err := Run(st, Options{Name: "flaky", Argv: []string{"sh", "-c", script, "sh", counter}, Retries: 5, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
