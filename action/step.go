@@ -105,6 +105,12 @@ func (s *step) runCommand() (*record.Record, error) {
 	if len(recs) == 0 {
 		return nil, err
 	}
+	for _, r := range recs {
+		// Why the retries stopped, or went on despite changed files.
+		if why := r.RetryRefused + r.RetryAllowed; why != "" {
+			s.warnf("%s", why)
+		}
+	}
 	return recs[len(recs)-1], err
 }
 
