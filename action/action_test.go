@@ -199,3 +199,31 @@ func readReport(path string) (*report.Envelope, error) {
 	var env report.Envelope
 	return &env, json.Unmarshal(data, &env)
 }
+
+// TestRunRetryRefusedWarns: an attempt that rewrote a tracked file is not
+// retried, and the step's log says why.
+func TestRunRetryRefusedWarns(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "golden.txt"), []byte("v0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	t.Chdir(repo)
+	c := &calls{}
+	env, _ := runnerEnv(t, map[string]string{"command": "echo v1 > golden.txt; exit 3", "retries": "2"})
+	code, stdout := runAction(t, env, fakeUploader{c: c}, &fakePublisher{c: c}, nil)
+	if code != 3 {
+		t.Errorf("exit %d, want the command's 3", code)
+	}
+	if !strings.Contains(stdout, "::warning::runledger: attempt 1 modified 1 tracked file: golden.txt; not retried") {
+		t.Errorf("no warning about the refused retry:\n%s", stdout)
+	}
+}

@@ -18,6 +18,7 @@ import (
 // inputs are the action's inputs (action.yml), read from INPUT_*.
 type inputs struct {
 	command, name, junit, comment, artifactName, token, mode, dir, failOn, baseline string
+	retryEffects                                                                    string
 	runName                                                                         string // name, or the step's identity (stepRunName)
 	timeout                                                                         time.Duration
 	retries, retentionDays, prNumber                                                int
@@ -29,7 +30,7 @@ func readInputs(getenv func(string) string) (*inputs, error) {
 	in := func(name string) string { return strings.TrimSpace(getenv("INPUT_" + strings.ToUpper(name))) }
 	o := &inputs{command: in("command"), name: in("name"), junit: in("junit"), comment: in("comment"),
 		artifactName: in("artifact-name"), token: in("token"), mode: in("mode"), dir: in("dir"), failOn: in("fail-on"),
-		baseline: in("baseline")}
+		baseline: in("baseline"), retryEffects: in("retry-effects")}
 	var errs []error
 	num := func(name string, def int64) int64 {
 		v := in(name)
@@ -104,7 +105,8 @@ func (o *inputs) validate() []error {
 		}
 		errs = append(errs, fmt.Errorf("input %s %q: want one of %s", name, v, strings.Join(allowed, ", ")))
 	}
-	defaults := map[*string]string{&o.mode: "run", &o.comment: "true", &o.failOn: "failure", &o.dir: store.DefaultDir, &o.baseline: "auto"}
+	defaults := map[*string]string{&o.mode: "run", &o.comment: "true", &o.failOn: "failure", &o.dir: store.DefaultDir,
+		&o.baseline: "auto", &o.retryEffects: capture.RetryEffectsRefuse}
 	for p, d := range defaults {
 		if *p == "" {
 			*p = d
@@ -114,6 +116,7 @@ func (o *inputs) validate() []error {
 	oneOf("comment", o.comment, "true", "false", "update-only")
 	oneOf("fail-on", o.failOn, "failure", "regression", "never")
 	oneOf("baseline", o.baseline, "auto", "off")
+	oneOf("retry-effects", o.retryEffects, capture.RetryEffectsRefuse, capture.RetryEffectsAllow)
 	if o.mode == "run" && o.command == "" {
 		errs = append(errs, errors.New("input command: required in mode run"))
 	}

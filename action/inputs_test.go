@@ -22,8 +22,12 @@ func TestReadActionInputs(t *testing.T) {
 		{map[string]string{"INPUT_COMMAND": "go test ./...", "INPUT_TIMEOUT": "20m", "INPUT_MAX-LOG-BYTES": "1024", "INPUT_RETRIES": "2"}, "",
 			func(o *inputs) bool {
 				return o.mode == "run" && o.timeout == 20*time.Minute && o.maxLogBytes == 1024 && o.retries == 2 &&
-					o.comment == "true" && o.failOn == "failure" && o.dir == ".runledger" && o.summary
+					o.comment == "true" && o.failOn == "failure" && o.dir == ".runledger" && o.summary &&
+					o.retryEffects == "refuse"
 			}},
+		{map[string]string{"INPUT_COMMAND": "x", "INPUT_RETRY-EFFECTS": "allow"}, "",
+			func(o *inputs) bool { return o.retryEffects == "allow" }},
+		{map[string]string{"INPUT_COMMAND": "x", "INPUT_RETRY-EFFECTS": "yes"}, `input retry-effects "yes"`, nil},
 		{map[string]string{"INPUT_MODE": "report", "INPUT_SUMMARY": "false", "INPUT_COMMENT": "update-only"}, "",
 			func(o *inputs) bool { return o.mode == "report" && !o.summary && o.comment == "update-only" }},
 		{map[string]string{}, "input command: required in mode run", nil},

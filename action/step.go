@@ -95,7 +95,7 @@ func (s *step) runCommand() (*record.Record, error) {
 	recs, err := capture.Run(s.st, capture.Options{
 		Name: s.in.runName, Argv: []string{"sh", "-c", s.in.command}, Timeout: s.in.timeout,
 		Env:         gitSafeDirectory(commandEnv(s.env.Environ()), workspace),
-		MaxLogBytes: s.in.maxLogBytes, Retries: s.in.retries, JUnit: junit,
+		MaxLogBytes: s.in.maxLogBytes, Retries: s.in.retries, RetryEffects: s.in.retryEffects, JUnit: junit,
 		CI: capture.CIFromEnv(s.env.Getenv), Version: s.env.Version, Workspace: workspace,
 		Stdin: nil, Stdout: s.env.Stdout, Stderr: s.env.Stderr, Cancel: s.env.Cancel,
 	})
@@ -104,6 +104,12 @@ func (s *step) runCommand() (*record.Record, error) {
 	}
 	if len(recs) == 0 {
 		return nil, err
+	}
+	for _, r := range recs {
+		// Why the retries stopped, or went on despite changed files.
+		if why := r.RetryRefused + r.RetryAllowed; why != "" {
+			s.warnf("%s", why)
+		}
 	}
 	return recs[len(recs)-1], err
 }

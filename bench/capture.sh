@@ -26,6 +26,10 @@ measure() { # name, command: appends "wall_s rss_kib" to $work/name
   cat "$work/t" >> "$work/res.$1"
 }
 
+# From the scratch directory, not a git work tree: the effects watch
+# (measured on its own by BenchmarkEffects) is a snapshot of a few files
+# here, not a `git status` of whatever tree the script was started in.
+cd "$work"
 for i in $(seq "$rounds"); do
   rm -rf "$work/tee" "$work/store"; mkdir -p "$work/tee"
   measure tee "$gen | tee $work/tee/a $work/tee/b"

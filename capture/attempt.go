@@ -41,6 +41,9 @@ type leaderExit struct {
 
 func runAttempt(st *store.Store, opts Options, retriesLeft int, retryOf string) (*record.Record, error) {
 	a := &attempt{opts: opts}
+	// Before the record exists and its clock starts: the scan is not the
+	// command's time.
+	ws := watchWorkspace(opts.Dir, st.Dir)
 	dir, rec, err := st.Begin(opts.Name, func(id string, n int) *record.Record {
 		return a.newRecord(id, n, retriesLeft, retryOf)
 	})
@@ -64,7 +67,27 @@ func runAttempt(st *store.Store, opts Options, retriesLeft int, retryOf string) 
 	a.drain()
 	a.finishRecord()
 	a.rec.JUnit, a.rec.JUnitSkip = attributeJUnit(opts.Dir, opts.JUnit, before, a.rec.StartedAt, dir)
+	var changes []change
+	a.rec.Effects, changes = ws.finish()
+	if retriesLeft > 0 && retryable(a.rec) {
+		a.gateRetry(changes)
+	}
 	return a.rec, record.Write(dir, a.rec)
+}
+
+// gateRetry decides whether a retry may run against the workspace this
+// attempt leaves: not when it modified or deleted tracked files (the retry
+// would test something else, and its pass would be reported as the run's),
+// nor when what it changed is unknown, unless --retry-effects allow.
+func (a *attempt) gateRetry(changes []change) {
+	block := retryBlock(a.rec.Attempt, a.rec.Effects, changes)
+	switch {
+	case block == "":
+	case a.opts.RetryEffects == RetryEffectsAllow:
+		a.rec.RetryAllowed = block + "; retried anyway (--retry-effects allow)"
+	default:
+		a.rec.RetryRefused = block + "; not retried, since a retry would run against a changed workspace (--retry-effects allow retries anyway)"
+	}
 }
 
 func (a *attempt) newRecord(id string, n, retriesLeft int, retryOf string) *record.Record {
@@ -87,7 +110,7 @@ func (a *attempt) newRecord(id string, n, retriesLeft int, retryOf string) *reco
 		Limits: record.Limits{
 			TimeoutMS: a.opts.Timeout.Milliseconds(), KillAfterMS: a.opts.KillAfter.Milliseconds(),
 			MaxLogBytes: a.opts.MaxLogBytes, PipeWaitMS: a.opts.PipeWait.Milliseconds(),
-			RetriesLeft: retriesLeft, RetryOfRunID: retryOf,
+			RetriesLeft: retriesLeft, RetryOfRunID: retryOf, RetryEffects: a.opts.RetryEffects,
 		},
 		Streams: map[string]*record.Stream{},
 		JUnit:   []record.JUnitFile{},

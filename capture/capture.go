@@ -27,9 +27,11 @@ type Options struct {
 	PipeWait    time.Duration // how long descendants may hold the output open after the command ends
 	MaxLogBytes int64         // per stream; 0: unlimited
 	Retries     int
-	JUnit       []string // glob patterns, relative to Dir; ** matches any depth
-	CI          *record.CI
-	Version     string
+	// RetryEffects is RetryEffectsRefuse (also for "") or RetryEffectsAllow.
+	RetryEffects string
+	JUnit        []string // glob patterns, relative to Dir; ** matches any depth
+	CI           *record.CI
+	Version      string
 	// Workspace, when set (GITHUB_WORKSPACE), is written as
 	// "$GITHUB_WORKSPACE" in the recorded directory, so that a container's
 	// /github/workspace never reaches a pointer a reader follows later.
@@ -49,7 +51,16 @@ const (
 	DefaultMaxLogBytes = 4 << 30
 )
 
+// Values of Options.RetryEffects.
+const (
+	RetryEffectsRefuse = "refuse"
+	RetryEffectsAllow  = "allow"
+)
+
 func (o *Options) defaults() {
+	if o.RetryEffects == "" {
+		o.RetryEffects = RetryEffectsRefuse
+	}
 	if o.KillAfter <= 0 {
 		o.KillAfter = DefaultKillAfter
 	}
@@ -85,7 +96,7 @@ func Run(st *store.Store, opts Options) ([]*record.Record, error) {
 		if err != nil {
 			return recs, err
 		}
-		if i == opts.Retries || !retryable(rec) || cancelled(opts.Cancel) {
+		if i == opts.Retries || !retryable(rec) || rec.RetryRefused != "" || cancelled(opts.Cancel) {
 			return recs, nil
 		}
 		retryOf = rec.ID

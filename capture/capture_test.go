@@ -271,7 +271,9 @@ func TestRetries(t *testing.T) {
 	counter := filepath.Join(t.TempDir(), "n")
 	// Fails twice, then passes.
 	script := `n=$(cat "$1" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$1"; echo "attempt $n"; [ $n -ge 3 ]`
-	recs, err := Run(st, Options{Name: "flaky", Argv: []string{"sh", "-c", script, "sh", counter}, Retries: 5})
+	// Its own directory: the retries must not hang on what else changes
+	// in the tree the tests run in.
+	recs, err := Run(st, Options{Name: "flaky", Argv: []string{"sh", "-c", script, "sh", counter}, Retries: 5, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,4 +495,32 @@ func TestOutputLazyCopy(t *testing.T) {
 			t.Error("near the cap output.log should be a copy of its own, not a link to stdout.log")
 		}
 	})
+}
+
+// TestOutputMixesAfterHeldChunk: stdout's small writes fill one chunk the
+// reader still holds when stderr first writes; output.log must still be
+// every byte in arrival order, and every hash that of its file.
+func TestOutputMixesAfterHeldChunk(t *testing.T) {
+	script := `i=0; while [ $i -lt 300 ]; do echo out$i; i=$((i+1)); done; sleep 0.3; echo err >&2; sleep 0.3; echo after; sleep 0.3; echo err2 >&2`
+	st := newStore(t)
+	r := runOne(t, st, Options{Argv: []string{"sh", "-c", script}})
+	var outs strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&outs, "out%d\n", i)
+	}
+	want := map[string]string{
+		record.Stdout: outs.String() + "after\n",
+		record.Stderr: "err\nerr2\n",
+		record.Output: outs.String() + "err\nafter\nerr2\n",
+	}
+	for name, w := range want {
+		got, err := os.ReadFile(filepath.Join(st.Dir, r.ID, r.Streams[name].File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(got)
+		if string(got) != w || r.Streams[name].SHA256 != hex.EncodeToString(sum[:]) || r.Streams[name].Bytes != int64(len(w)) {
+			t.Errorf("%s: %q (hash %s, %d bytes), want %q", name, got, r.Streams[name].SHA256, r.Streams[name].Bytes, w)
+		}
+	}
 }

@@ -12,10 +12,16 @@ func statID(path string) (fileID, os.FileInfo, bool) {
 	if err != nil {
 		return fileID{}, nil, false
 	}
+	id, ok := infoID(info)
+	return id, info, ok
+}
+
+// infoID is statID for a FileInfo in hand (from a directory walk).
+func infoID(info os.FileInfo) (fileID, bool) {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
-		return fileID{}, info, false
+		return fileID{}, false
 	}
 	mtime, ctime := statNanos(st)
-	return fileID{ino: int64(st.Ino), size: st.Size, mtime: mtime, ctime: ctime}, info, true
+	return fileID{ino: int64(st.Ino), size: st.Size, mtime: mtime, ctime: ctime}, true
 }

@@ -23,6 +23,18 @@ func statID(path string) (fileID, os.FileInfo, bool) {
 		ctime: d.CreationTime.Nanoseconds()}, info, true
 }
 
+// infoID is statID for a FileInfo in hand (from a directory walk),
+// without the file index: opening every file of a workspace to read it
+// would cost more than the walk. Size, last write and creation times
+// still tell a rewritten file.
+func infoID(info os.FileInfo) (fileID, bool) {
+	d, ok := info.Sys().(*syscall.Win32FileAttributeData)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{size: info.Size(), mtime: d.LastWriteTime.Nanoseconds(), ctime: d.CreationTime.Nanoseconds()}, true
+}
+
 // fileIndex opens the file for no access, as os.SameFile does, so that a
 // writer holding it open does not stop the lookup. 0 when it cannot be
 // read: the other fields still tell versions apart.

@@ -19,16 +19,19 @@ import (
 const readSize = 256 << 10
 
 // buffersPerStream bounds memory (2 MiB a stream) while letting the reader
-// run ahead of the two log writers, which hash on other cores.
+// run ahead of the stream's hasher and the combined writer, which run on
+// other cores.
 const buffersPerStream = 8
 
-// chunk is one read, shared by the stream's log writer and the combined
-// log writer; the last of them to finish returns it to the free list.
+// chunk is one read, already in its stream's log, shared by the stream's
+// hasher and the combined log writer; the last of them to finish returns
+// it to the free list.
 type chunk struct {
 	src  *stream
 	buf  []byte
 	n    int
 	refs atomic.Int32
+	hash bool // the stream's log stored it as it came: its hasher hashes it
 }
 
 func (c *chunk) release() {
@@ -42,7 +45,7 @@ type stream struct {
 	name     string
 	r, w     *os.File
 	log      *logFile
-	chunks   chan *chunk // to this stream's log writer
+	chunks   chan *chunk // to this stream's hasher
 	free     chan *chunk
 	done     chan struct{} // closed when the reader stops
 	complete bool
@@ -50,20 +53,27 @@ type stream struct {
 }
 
 // logSet is the command's two pipes, their logs, and the combined log.
-// Readers hand each chunk to two writers, so that the two hashes run in
-// parallel with the next read.
+// Each reader writes its stream's log and hands the chunk on to be hashed
+// (and written to output.log) on other goroutines, so that the hashes run
+// in parallel with the next read.
 type logSet struct {
 	stdout, stderr *stream
 	output         *logFile
 	combined       chan *chunk // arrival order is the order of sends here
-	only           *stream     // the one stream output.log has copied so far
-	lazy           bool        // output.log not written yet: still a copy of only's log
-	writers        sync.WaitGroup
-	readers        sync.WaitGroup
+	// mu orders the readers' sends to combined and guards the lazy state:
+	// while lazy, a reader accounts its chunk itself and the combined
+	// writer is not woken for bytes it would not write.
+	mu    sync.Mutex
+	only  *stream // the one stream output.log has copied so far
+	lazy  bool    // output.log not written yet: still a copy of only's log
+	lazyN int64   // bytes output.log holds by being that copy
+	// writers and readers count the goroutines close waits for.
+	writers sync.WaitGroup
+	readers sync.WaitGroup
 }
 
 func openLogs(dir string, limit int64) (*logSet, error) {
-	s := &logSet{combined: make(chan *chunk, 2*buffersPerStream)}
+	s := &logSet{combined: make(chan *chunk, 2*buffersPerStream), lazy: true}
 	var err error
 	if s.output, err = newLogFile(filepath.Join(dir, "output.log"), limit); err != nil {
 		return nil, err
@@ -88,6 +98,8 @@ func newStream(path string, limit int64) (*stream, error) {
 		return nil, fmt.Errorf("pipe for %s: %w", path, err)
 	}
 	growPipe(w.Fd())
+	// The reader writes the log; the stream's hasher hashes it (hand).
+	l.deferHash = true
 	st := &stream{r: r, w: w, log: l, done: make(chan struct{}),
 		chunks: make(chan *chunk, buffersPerStream), free: make(chan *chunk, buffersPerStream)}
 	for range buffersPerStream {
@@ -101,9 +113,9 @@ func (s *logSet) closeWriteEnds() {
 	s.stderr.w.Close()
 }
 
-// pump starts a reader per pipe and the three log writers. Each reader
-// writes to its live writer first, so the terminal sees output as promptly
-// as without the wrapper.
+// pump starts a reader per pipe, their hashers and the combined writer.
+// Each reader writes to its live writer first, so the terminal sees output
+// as promptly as without the wrapper.
 func (s *logSet) pump(stdout, stderr io.Writer) {
 	s.readers.Add(2)
 	go s.read(s.stdout, stdout)
@@ -113,8 +125,8 @@ func (s *logSet) pump(stdout, stderr io.Writer) {
 		close(s.combined)
 	}()
 	s.writers.Add(3)
-	go s.write(s.stdout.chunks, s.stdout.log)
-	go s.write(s.stderr.chunks, s.stderr.log)
+	go s.hashStream(s.stdout.chunks, s.stdout.log)
+	go s.hashStream(s.stderr.chunks, s.stderr.log)
 	go s.writeCombined()
 }
 
@@ -132,9 +144,7 @@ func (s *logSet) read(st *stream, live io.Writer) {
 				_, st.liveErr = live.Write(c.buf[:n])
 			}
 			c.n = n
-			c.refs.Store(2)
-			st.chunks <- c
-			s.combined <- c
+			s.hand(st, c)
 		} else {
 			st.free <- c
 		}
@@ -145,10 +155,38 @@ func (s *logSet) read(st *stream, live io.Writer) {
 	}
 }
 
-func (s *logSet) write(chunks <-chan *chunk, l *logFile) {
+// hand stores a chunk in its stream's log, then passes it to the stream's
+// hasher and, unless output.log is still a lazy copy of this stream's
+// log, to the combined writer, in arrival order. The reader writing the
+// log itself, rather than handing the chunk to a writer, costs a wake-up
+// less per chunk, and the time it takes lets the next read find more in
+// the pipe: fewer, larger chunks. The hash, the costliest part, still
+// runs beside the next read.
+func (s *logSet) hand(st *stream, c *chunk) {
+	c.hash = st.log.Write(c.buf[:c.n])
+	s.mu.Lock()
+	if s.lazy && (s.only == nil || s.only == st) && s.output.lazyRoom(s.lazyN, int64(c.n)) {
+		s.only, s.lazyN = st, s.lazyN+int64(c.n)
+		s.mu.Unlock()
+		c.refs.Store(1)
+		st.chunks <- c
+		return
+	}
+	s.lazy = false
+	c.refs.Store(2)
+	st.chunks <- c
+	s.combined <- c
+	s.mu.Unlock()
+}
+
+// hashStream hashes a stream's chunks in order, those its log stored
+// as they came (past the cap, Close hashes the final file instead).
+func (s *logSet) hashStream(chunks <-chan *chunk, l *logFile) {
 	defer s.writers.Done()
 	for c := range chunks {
-		l.Write(c.buf[:c.n])
+		if c.hash {
+			l.sum.Write(c.buf[:c.n])
+		}
 		c.release()
 	}
 }
@@ -164,19 +202,20 @@ func (s *logSet) write(chunks <-chan *chunk, l *logFile) {
 func (s *logSet) writeCombined() {
 	defer s.writers.Done()
 	out := s.output
-	out.deferHash, s.lazy = true, true
+	out.deferHash = true
+	first := true
 	for c := range s.combined {
-		if s.only == nil {
-			s.only = c.src
-		}
-		if s.lazy && c.src == s.only && out.lazyRoom(int64(c.n)) {
-			out.n += int64(c.n)
-			c.release()
-			continue
-		}
-		if s.lazy {
-			s.lazy = false
-			out.copyPrefix(s.only.log, out.n)
+		if first {
+			// Readers send here only once lazy is over, when only and
+			// lazyN no longer change; the send orders their writes
+			// before these reads.
+			first = false
+			if s.only == nil {
+				s.only = c.src
+			} else {
+				out.n = s.lazyN
+				out.copyPrefix(s.only.log, s.lazyN)
+			}
 		}
 		if out.deferHash && c.src != s.only {
 			out.catchUpHash()

@@ -53,12 +53,14 @@ func newLogFile(path string, limit int64) (*logFile, error) {
 
 // Write never fails towards the caller: a full disk must not stop the live
 // passthrough or the other streams. The first error is kept for the record.
-func (l *logFile) Write(p []byte) {
+// It reports whether p was stored as it came, under the cap; with
+// deferHash, the caller then hashes it.
+func (l *logFile) Write(p []byte) bool {
 	defer func() { l.written.Store(l.n) }()
 	start := l.n
 	l.n += int64(len(p))
 	if l.err != nil {
-		return
+		return false
 	}
 	if l.cap == 0 || l.n <= l.cap {
 		if !l.deferHash {
@@ -66,22 +68,25 @@ func (l *logFile) Write(p []byte) {
 		}
 		k, err := l.f.WriteAt(p, start)
 		l.good, l.err = start+int64(k), err
-		return
+		return true
 	}
 	l.writeRing(p, start)
 	if l.err != nil {
 		l.good = l.headCap
 	}
+	return false
 }
 
 // lazySlack is how far a stream's log can run ahead of output.log's
-// position: the chunks in flight between the reader and its writer.
+// position once output.log is real: the reader writes the log, then waits
+// for a free chunk when all of them are held by the combined writer.
 const lazySlack = buffersPerStream * readSize
 
-// lazyRoom reports whether k more bytes keep a lazily copied log clear of
-// the cap, where the source log's ring would start overwriting its prefix.
-func (l *logFile) lazyRoom(k int64) bool {
-	return l.cap == 0 || l.n+k+lazySlack <= l.cap
+// lazyRoom reports whether k more bytes after the first n keep a lazily
+// copied log clear of the cap, where the source log's ring would start
+// overwriting its prefix.
+func (l *logFile) lazyRoom(n, k int64) bool {
+	return l.cap == 0 || n+k+lazySlack <= l.cap
 }
 
 // linkTo finishes a log that was never written because it would equal src:

@@ -395,3 +395,28 @@ func ExampleNewServer() {
 	// report
 	// show
 }
+
+// TestRunAndReportCarryEffects: what a command changed in the work
+// directory reaches both tools, structured and as text.
+func TestRunAndReportCarryEffects(t *testing.T) {
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "golden.txt"), []byte("v0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := session(t, Options{AllowRun: true, WorkDir: work})
+	var out RunOutput
+	text, _ := call(t, cs, "run", map[string]any{"command": "echo v1 > golden.txt; echo n > made.txt; exit 1"}, &out)
+	e := out.Run.Effects
+	if e == nil || e.Total != 2 || e.Modified[0] != "golden.txt" || e.Created[0] != "made.txt" {
+		t.Fatalf("run effects %+v", e)
+	}
+	want := "effects: changed 2 files (" + e.Method + "): modified golden.txt; created made.txt"
+	if !strings.Contains(text, want) {
+		t.Errorf("run text lacks %q:\n%s", want, text)
+	}
+	var rep ReportOutput
+	text, _ = call(t, cs, "report", map[string]any{}, &rep)
+	if len(rep.Runs) != 1 || rep.Runs[0].Effects == nil || rep.Runs[0].Effects.Line != e.Line || !strings.Contains(text, want) {
+		t.Errorf("report: runs %+v\n%s", rep.Runs, text)
+	}
+}

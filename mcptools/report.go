@@ -62,6 +62,7 @@ func envText(e *report.Envelope, leftOut []string) string {
 	}
 	for _, s := range e.Superseded {
 		fmt.Fprintf(&b, "superseded: %s attempt %d %s%s %s\n", s.Name, s.Attempt, s.Status, exitText(s.ExitCode), s.Marker)
+		effectsText(&b, s.Effects, s.RetryAllowed)
 	}
 	for _, l := range leftOut {
 		b.WriteString(l + "\n")
@@ -78,6 +79,7 @@ func runText(b *strings.Builder, r report.Run) {
 		b.WriteString(", log truncated")
 	}
 	fmt.Fprintf(b, "; %s; id %s\n", summaryText(r.Summary), r.ID)
+	effectsText(b, r.Effects, r.RetryRefused)
 	for _, w := range r.Warnings {
 		fmt.Fprintf(b, "  warning: %s\n", w)
 	}
@@ -159,4 +161,15 @@ func baselineText(bl *report.Baseline) string {
 		b.WriteString("; " + bl.Note)
 	}
 	return b.String()
+}
+
+// effectsText is an attempt's workspace effects and what they did to its
+// retry, each in one line.
+func effectsText(b *strings.Builder, e *report.Effects, retry string) {
+	if e != nil {
+		fmt.Fprintf(b, "  effects: %s\n", e.Line)
+	}
+	if retry != "" {
+		fmt.Fprintf(b, "  retry: %s\n", retry)
+	}
 }

@@ -78,9 +78,18 @@ type Record struct {
 	Leftovers   *Leftovers         `json:"leftovers,omitempty"`
 	JUnit       []JUnitFile        `json:"junit"`
 	JUnitSkip   []JUnitSkipped     `json:"junit_ignored,omitempty"`
-	CI          *CI                `json:"ci,omitempty"`
-	Wrapper     Wrapper            `json:"wrapper"`
-	Errors      []string           `json:"errors,omitempty"`
+	// Effects is what this attempt changed in its workspace; nil in records
+	// written before effects were watched.
+	Effects *Effects `json:"effects,omitempty"`
+	// RetryRefused says why a retry that --retries asked for did not run:
+	// the attempt changed files a retry would see. The run stops there.
+	RetryRefused string `json:"retry_refused,omitempty"`
+	// RetryAllowed says that this attempt changed such files and was
+	// retried anyway (--retry-effects allow).
+	RetryAllowed string   `json:"retry_allowed,omitempty"`
+	CI           *CI      `json:"ci,omitempty"`
+	Wrapper      Wrapper  `json:"wrapper"`
+	Errors       []string `json:"errors,omitempty"`
 }
 
 // Command is what was run and where.
@@ -97,7 +106,44 @@ type Limits struct {
 	PipeWaitMS   int64  `json:"pipe_wait_ms"`
 	RetriesLeft  int    `json:"retries_left"`
 	RetryOfRunID string `json:"retry_of,omitempty"`
+	// RetryEffects is "refuse" (the default: an attempt that modified or
+	// deleted a tracked file is not retried) or "allow".
+	RetryEffects string `json:"retry_effects,omitempty"`
 }
+
+// Effects methods.
+const (
+	EffectsGit      = "git"      // git status before and after
+	EffectsSnapshot = "snapshot" // size, mtime, ctime and inode of every file, before and after
+	EffectsNone     = "none"     // not known: Reason says why
+)
+
+// EffectsScope is the only scope watched: the files under the command's
+// directory (in git, its work tree). Network calls, other directories and
+// other machines are not watched.
+const EffectsScope = "workspace"
+
+// Effects is what one attempt changed in its workspace, between its start
+// and its end. Paths are relative to the command's directory, with
+// forward slashes, sorted; each list holds at most EffectsListMax paths.
+type Effects struct {
+	Scope    string   `json:"scope"`
+	Method   string   `json:"method"`
+	Created  []string `json:"created"`
+	Modified []string `json:"modified"`
+	Deleted  []string `json:"deleted"`
+	// Total counts every changed path, listed or not.
+	Total int `json:"total"`
+	// Tracked counts the modified and deleted paths a retry would see
+	// changed: in git, files in the index or in HEAD; in a snapshot, every
+	// file that existed at the start. Created files never count.
+	Tracked   int    `json:"tracked"`
+	Truncated bool   `json:"truncated"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// EffectsListMax bounds each of Effects' lists.
+const EffectsListMax = 100
 
 // Stream describes one captured stream. Offsets are offsets into the
 // original stream, whatever the stored file kept.

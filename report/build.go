@@ -90,6 +90,7 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 		ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
 		Termination: string(r.Termination), DurationMS: r.DurationMS,
 		Logs: map[string]Log{}, Excerpts: []Excerpt{},
+		Effects: effectsOf(r), RetryRefused: r.RetryRefused,
 	}
 	run.Warnings = append(run.Warnings, recordWarnings(r)...)
 	for _, name := range record.StreamNames {
@@ -223,7 +224,8 @@ func excerpts(dir string, r *record.Record, opts excerpt.Options, warnings *[]st
 // one is a distinct result and stays a plain status line.
 func supersede(st *store.Store, r *record.Record, artifact string) Superseded {
 	s := Superseded{ID: r.ID, Name: r.Name, Attempt: r.Attempt,
-		Status: string(store.Effective(r)), ExitCode: r.ExitCode}
+		Status: string(store.Effective(r)), ExitCode: r.ExitCode,
+		Effects: effectsOf(r), RetryAllowed: r.RetryAllowed}
 	if s.Status == string(record.StatusPassed) {
 		return s
 	}

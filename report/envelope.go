@@ -26,20 +26,25 @@ type Envelope struct {
 
 // Run is the latest attempt of one run name.
 type Run struct {
-	ID          string         `json:"id"`
-	Name        string         `json:"name"`
-	Attempt     int            `json:"attempt"`
-	Status      string         `json:"status"`
-	ExitCode    *int           `json:"exit_code"`
-	Signal      *string        `json:"signal"`
-	TimedOut    bool           `json:"timed_out"`
-	Termination string         `json:"termination"`
-	DurationMS  *int64         `json:"duration_ms"`
-	Truncated   bool           `json:"truncated"`
-	Summary     Summary        `json:"summary"`
-	Flaky       []TestRef      `json:"flaky,omitempty"`
-	Excerpts    []Excerpt      `json:"excerpts"`
-	Logs        map[string]Log `json:"logs"`
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Attempt     int       `json:"attempt"`
+	Status      string    `json:"status"`
+	ExitCode    *int      `json:"exit_code"`
+	Signal      *string   `json:"signal"`
+	TimedOut    bool      `json:"timed_out"`
+	Termination string    `json:"termination"`
+	DurationMS  *int64    `json:"duration_ms"`
+	Truncated   bool      `json:"truncated"`
+	Summary     Summary   `json:"summary"`
+	Flaky       []TestRef `json:"flaky,omitempty"`
+	// Effects is what this attempt changed in its workspace.
+	Effects *Effects `json:"effects,omitempty"`
+	// RetryRefused: --retries asked for another attempt, and this one's
+	// effects stopped it (the record's retry_refused).
+	RetryRefused string         `json:"retry_refused,omitempty"`
+	Excerpts     []Excerpt      `json:"excerpts"`
+	Logs         map[string]Log `json:"logs"`
 	// Tests points at the run's test index (package report/testindex).
 	Tests *TestsRef `json:"tests_index,omitempty"`
 	// Baseline says what the run was compared with; absent when no
@@ -171,6 +176,11 @@ type Superseded struct {
 	ExitCode *int   `json:"exit_code"`
 	Marker   string `json:"marker,omitempty"`
 	Pointer  string `json:"pointer,omitempty"`
+	// Effects is what this attempt changed in its workspace.
+	Effects *Effects `json:"effects,omitempty"`
+	// RetryAllowed: this attempt changed tracked files and was retried
+	// anyway (--retry-effects allow).
+	RetryAllowed string `json:"retry_allowed,omitempty"`
 }
 
 // Omitted says what a size budget left out.

@@ -24,6 +24,7 @@ type runOptions struct {
 	pipeWait    time.Duration
 	maxLogBytes int64
 	retries     int
+	retryEff    string
 	junit       []string
 	quiet       bool
 	report      bool
@@ -46,6 +47,7 @@ func parseRunFlags(args []string, getenv func(string) string, stderr io.Writer) 
 	fs.DurationVar(&o.pipeWait, "pipe-wait", capture.DefaultPipeWait, "how long descendants may hold the output open after the command exits")
 	fs.Int64Var(&o.maxLogBytes, "max-log-bytes", capture.DefaultMaxLogBytes, "per stream: past this many `bytes` keep the head and the tail (0: no cap)")
 	fs.IntVar(&o.retries, "retries", 0, "run again up to `N` times while the command fails")
+	fs.StringVar(&o.retryEff, "retry-effects", capture.RetryEffectsRefuse, "`refuse` to retry an attempt that modified or deleted tracked files, or allow")
 	fs.Var((*repeated)(&o.junit), "junit", "test report `glob` written by the command: JUnit, NUnit, xUnit.net, TRX, CTRF, mocha/jest/RSpec/Dart JSON, go test -json (repeatable; ** allowed)")
 	fs.BoolVar(&o.quiet, "quiet", false, "do not pass the command's output through")
 	fs.BoolVar(&o.report, "report", false, "after the run, print its report on stdout")
@@ -74,6 +76,8 @@ func (o *runOptions) validate() error {
 		return &usageError{fmt.Sprintf("--max-log-bytes %d: must be 0 (no cap) or at least 2", o.maxLogBytes)}
 	case o.retries < 0:
 		return &usageError{fmt.Sprintf("--retries %d: must not be negative", o.retries)}
+	case o.retryEff != capture.RetryEffectsRefuse && o.retryEff != capture.RetryEffectsAllow:
+		return &usageError{fmt.Sprintf("--retry-effects %q: want refuse or allow", o.retryEff)}
 	}
 	return nil
 }
@@ -149,7 +153,7 @@ func exitStatus(code int) error {
 func (a *app) captureOptions(o *runOptions, cancel <-chan os.Signal) capture.Options {
 	opts := capture.Options{
 		Name: o.name, Argv: o.argv, Timeout: o.timeout, KillAfter: o.killAfter,
-		PipeWait: o.pipeWait, MaxLogBytes: o.maxLogBytes, Retries: o.retries,
+		PipeWait: o.pipeWait, MaxLogBytes: o.maxLogBytes, Retries: o.retries, RetryEffects: o.retryEff,
 		JUnit: o.junit, CI: capture.CIFromEnv(a.getenv), Version: buildVersion(), Workspace: a.getenv("GITHUB_WORKSPACE"),
 		Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Cancel: cancel,
 	}
@@ -176,5 +180,10 @@ func (a *app) sayDone(st *store.Store, recs []*record.Record) {
 		}
 		fmt.Fprintf(a.stderr, "runledger: %s attempt %d %s%s; record %s\n",
 			r.Name, r.Attempt, what, dur, filepath.Join(st.Dir, r.ID, record.FileName))
+		for _, why := range []string{r.RetryRefused, r.RetryAllowed} {
+			if why != "" {
+				fmt.Fprintf(a.stderr, "runledger: %s\n", why)
+			}
+		}
 	}
 }

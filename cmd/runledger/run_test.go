@@ -55,6 +55,9 @@ func TestParseRunFlags(t *testing.T) {
 		{[]string{"--name", "unit", "--retries", "2", "--dir", "d", "--", "sh", "-c", "--timeout"}, "", func(o *runOptions) bool {
 			return o.name == "unit" && o.retries == 2 && o.dir == "d" && o.argv[2] == "--timeout"
 		}},
+		{[]string{"--retries", "1", "--", "make"}, "", func(o *runOptions) bool { return o.retryEff == "refuse" }},
+		{[]string{"--retry-effects", "allow", "make"}, "", func(o *runOptions) bool { return o.retryEff == "allow" }},
+		{[]string{"--retry-effects", "always", "make"}, `--retry-effects "always": want refuse or allow`, nil},
 		{[]string{}, "no command given", nil},
 		{[]string{"--timeout", "soon", "true"}, `invalid value "soon"`, nil},
 		{[]string{"--timeout", "-1s", "true"}, "--timeout -1s: must not be negative", nil},

@@ -93,6 +93,7 @@ func markdown(v View, opts Options) (string, error) {
 		}
 	}
 	supersededList(&b, e, opts)
+	effectsList(&b, e)
 	if err := embedEnvelope(&b, e); err != nil {
 		return "", err
 	}
