@@ -153,6 +153,11 @@ func pickArtifact(ctx context.Context, gh Actions, run publish.WorkflowRun, name
 	for _, a := range arts {
 		n, ok := attemptOf(a.Name, name)
 		switch {
+		case sharedName(a.Name, name):
+			// The upload took a -2, -3 … suffix: several steps (matrix legs
+			// without a name input) share the name, and which is this one's
+			// cannot be told.
+			return 0, fmt.Errorf("the base run %d has several artifacts named %s (%s): matrix legs need distinct `name` inputs to be compared", run.ID, name, a.Name)
 		case !ok:
 		case a.Expired:
 			expired = true
@@ -167,6 +172,14 @@ func pickArtifact(ctx context.Context, gh Actions, run publish.WorkflowRun, name
 		return 0, fmt.Errorf("the base run %d's artifact %s has expired", run.ID, name)
 	}
 	return 0, fmt.Errorf("the base run %d has no artifact %s (the step did not run there, or not with runledger)", run.ID, name)
+}
+
+// sharedName reports got as name with the suffix a second upload of one
+// name gets (-2, -3, …).
+func sharedName(got, name string) bool {
+	rest, ok := strings.CutPrefix(got, name+"-")
+	n, err := strconv.Atoi(rest)
+	return ok && err == nil && n > 1
 }
 
 // attemptOf reads "NAME" as attempt 1 and "NAME-attemptN" as attempt N.

@@ -134,6 +134,12 @@ func TestGitHubUnavailable(t *testing.T) {
 			f.AddArtifactZip(run, "runledger-lint", []byte("PK"), false)
 			return query()
 		}, "", "has no artifact runledger-test"},
+		{"matrix legs sharing one name", func(f *fakegithub.Server) Query {
+			run := f.AddWorkflowRun(fakegithub.WorkflowRun{HeadSHA: baseSHA, HeadBranch: "main"})
+			f.AddArtifactZip(run, artName, []byte("PK"), false)
+			f.AddArtifactZip(run, artName+"-2", []byte("PK"), false)
+			return query()
+		}, "", "matrix legs need distinct `name` inputs"},
 		{"token without actions: read", func(f *fakegithub.Server) Query {
 			f.DenyActions(fakegithub.TokenReadOnly)
 			return query()
