@@ -50,6 +50,7 @@ type Publisher interface {
 	Aggregate(ctx context.Context, pr int, secs []publish.Section) (publish.Result, error)
 	RunArtifacts(ctx context.Context, runID int64) (map[string]int64, error)
 	ArtifactURL(runID, artifactID int64) string
+	JobURL(ctx context.Context, runID int64, attempt int, runner string) (string, error)
 	baseline.Actions
 }
 
@@ -82,6 +83,7 @@ func Run(ctx context.Context, env Env) (int, error) {
 	if last != nil && last.Status == record.StatusCancelled {
 		s.publishCancelled(ctx, rep)
 	} else {
+		s.findJob(ctx)
 		s.upload(ctx, rep)
 		s.announce(ctx, rep)
 	}

@@ -71,6 +71,10 @@ func (p *fakePublisher) RunArtifacts(context.Context, int64) (map[string]int64, 
 
 func (p *fakePublisher) ArtifactURL(runID, id int64) string { return "" }
 
+func (p *fakePublisher) JobURL(context.Context, int64, int, string) (string, error) {
+	return "", errors.New("no jobs in this test")
+}
+
 func (p *fakePublisher) WorkflowRuns(context.Context, string, publish.RunQuery) ([]publish.WorkflowRun, error) {
 	p.c.add("list runs")
 	return nil, errors.New("no runs in this test")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -85,7 +86,7 @@ func (s *step) sections(env *report.Envelope, fullBudget, compactBudget int, art
 }
 
 func (s *step) sectionsNamed(env *report.Envelope, fullBudget, compactBudget int, artifactURL string, names map[string]string) (string, string) {
-	opts := render.Options{ArtifactURL: artifactURL, Names: names, InSection: true}
+	opts := render.Options{ArtifactURL: artifactURL, Names: names, InSection: true, JobURL: s.jobURL}
 	opts.Budget = fullBudget
 	full := s.renderWith(env, opts)
 	opts.Budget = compactBudget
@@ -97,7 +98,7 @@ func (s *step) sectionsNamed(env *report.Envelope, fullBudget, compactBudget int
 // runner masks its log, not the comment). A rendering that fails is a
 // warning and an empty body: the status line still says what happened.
 func (s *step) render(env *report.Envelope, budget int, artifactURL string) string {
-	return s.renderWith(env, render.Options{Budget: budget, ArtifactURL: artifactURL, Names: s.names()})
+	return s.renderWith(env, render.Options{Budget: budget, ArtifactURL: artifactURL, Names: s.names(), JobURL: s.jobURL})
 }
 
 // names are the display names of this step's runs: in mode run the run
@@ -221,4 +222,29 @@ func collapsed(env *report.Envelope, names map[string]string, token string) stri
 		parts = append(parts, p)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// jobBudget bounds the one call that finds the job's log page: a link
+// is worth a second or two, not more.
+const jobBudget = 5 * time.Second
+
+// findJob looks up the job's log page, for the comment to link: one
+// listing of this attempt's jobs (it needs actions: read). Without it the
+// comment links the artifact only.
+func (s *step) findJob(ctx context.Context) {
+	getenv := s.env.Getenv
+	runID, _ := strconv.ParseInt(getenv("GITHUB_RUN_ID"), 10, 64)
+	attempt, _ := strconv.Atoi(getenv("GITHUB_RUN_ATTEMPT"))
+	if runID <= 0 || attempt <= 0 || getenv("RUNNER_NAME") == "" || s.in.comment == "false" && !s.in.summary {
+		return
+	}
+	p, err := s.publisher()
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, jobBudget)
+	defer cancel()
+	if url, err := p.JobURL(ctx, runID, attempt, getenv("RUNNER_NAME")); err == nil {
+		s.jobURL = url
+	}
 }

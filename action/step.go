@@ -24,6 +24,7 @@ type step struct {
 	st           *store.Store
 	started      time.Time
 	imageWarning string // the command was not found in the image
+	jobURL       string // the job's log page, when GitHub could say
 	out          published
 }
 

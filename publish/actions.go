@@ -129,3 +129,29 @@ func readJSON(path string, v any) error {
 	}
 	return nil
 }
+
+// JobURL is the page of the job running on runner (RUNNER_NAME) in the
+// given attempt of workflow run runID: the job whose log a reader opens.
+// The runner does not give a step its job's id, so the attempt's jobs are
+// listed (one call) and the one in progress on this runner is taken; ""
+// when there is not exactly one.
+func (p *Publisher) JobURL(ctx context.Context, runID int64, attempt int, runner string) (string, error) {
+	if runID <= 0 || attempt <= 0 || runner == "" {
+		return "", nil
+	}
+	jobs, _, err := p.gh.Actions.ListWorkflowJobsAttempt(ctx, p.owner, p.repo, runID, int64(attempt), &github.ListOptions{PerPage: 100})
+	if err != nil {
+		return "", fmt.Errorf("list jobs of run %d attempt %d: %w", runID, attempt, p.redact(err))
+	}
+	url := ""
+	for _, j := range jobs.Jobs {
+		if j.GetRunnerName() != runner || j.GetStatus() != "in_progress" {
+			continue
+		}
+		if url != "" {
+			return "", nil // two jobs on one runner: which is this one cannot be told
+		}
+		url = j.GetHTMLURL()
+	}
+	return url, nil
+}

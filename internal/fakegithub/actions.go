@@ -23,6 +23,7 @@ const (
 	docRepoRuns     = "https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository"
 	docArtifacts    = "https://docs.github.com/rest/actions/artifacts#list-workflow-run-artifacts"
 	docDownload     = "https://docs.github.com/rest/actions/artifacts#download-an-artifact"
+	docJobs         = "https://docs.github.com/rest/actions/workflow-jobs#list-jobs-for-a-workflow-run-attempt"
 )
 
 // repoID is the repository id of every run and artifact: the fake holds one
@@ -171,7 +172,7 @@ func (s *Server) BlobStats() BlobStats {
 
 // actionsDenied answers 403 when DenyActions named tok.
 func (s *Server) actionsDenied(w http.ResponseWriter, key, tok string) bool {
-	doc := map[string]string{RouteWorkflowRuns: docWorkflowRuns, RouteRepoRuns: docRepoRuns, RouteArtifacts: docArtifacts, RouteArtifactZip: docDownload}[key]
+	doc := map[string]string{RouteWorkflowRuns: docWorkflowRuns, RouteRepoRuns: docRepoRuns, RouteArtifacts: docArtifacts, RouteArtifactZip: docDownload, RouteAttemptJobs: docJobs}[key]
 	s.mu.Lock()
 	denied := s.denied[tok]
 	s.mu.Unlock()

@@ -47,6 +47,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, key string, para
 		s.listRuns(w, r, key, params)
 	case RouteArtifactZip:
 		s.downloadArtifact(w, params)
+	case RouteAttemptJobs:
+		s.listJobs(w, params)
 	default:
 		s.t.Errorf("fake serves no %s", key)
 		w.WriteHeader(http.StatusNotImplemented)

@@ -53,6 +53,8 @@ const (
 	RouteRepoRuns = "GET /repos/{owner}/{repo}/actions/runs"
 	// RouteArtifactZip redirects to an artifact's archive (RouteBlob).
 	RouteArtifactZip = "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}"
+	// RouteAttemptJobs lists the jobs of one attempt of a workflow run.
+	RouteAttemptJobs = "GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs"
 )
 
 // Tokens the fake knows; any other is answered 401. An installation token
@@ -111,9 +113,10 @@ type Server struct {
 	pulls     map[string][]Pull    // by commit sha
 	artifacts map[int64][]artifact // by workflow run id
 	runs      []WorkflowRun
-	workflows map[string]int64 // workflow id by file path
-	denied    map[string]bool  // tokens DenyActions refuses
-	blobKey   []byte           // signs blob URLs
+	jobs      map[[2]int64][]Job // by run id and attempt
+	workflows map[string]int64   // workflow id by file path
+	denied    map[string]bool    // tokens DenyActions refuses
+	blobKey   []byte             // signs blob URLs
 	blob      BlobStats
 	calls     map[string]int     // by route
 	faults    map[string][]Fault // consumed in order per route

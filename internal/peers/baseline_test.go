@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func basePush(t *testing.T, gh *fakegithub.Server, command string, expired bool)
 func prStep(t *testing.T, gh *fakegithub.Server, command string, inputs map[string]string) (result, *report.Envelope) {
 	t.Helper()
 	s := newStep(t, gh, actServer(t), "pull_request.opened.json", fakegithub.TokenInstallation)
-	s.env["GITHUB_WORKFLOW_REF"], s.env["INPUT_COMMAND"] = workflowRef, command
+	s.env["GITHUB_WORKFLOW_REF"], s.env["INPUT_COMMAND"], s.env["RUNNER_NAME"] = workflowRef, command, "GitHub Actions 3"
 	for k, v := range inputs {
 		s.env["INPUT_"+strings.ToUpper(k)] = v
 	}
@@ -85,6 +86,8 @@ func TestActionBaseline(t *testing.T) {
 	gh := fakegithub.New(t, "")
 	basePush(t, gh, goVerbose([]string{"TestStays", "TestBreaks", "TestAlready", "TestGone", "TestFixed"}, "TestAlready", "TestFixed"), false)
 	head := goVerbose([]string{"TestStays", "TestBreaks", "TestAlready", "TestFixed", "TestNew"}, "TestBreaks", "TestAlready", "TestNew")
+	run7001, _ := strconv.ParseInt(runID, 10, 64)
+	job := gh.AddJob(run7001, 1, fakegithub.Job{Name: "test", RunnerName: "GitHub Actions 3"})
 	r, env := prStep(t, gh, head, map[string]string{"fail-on": "regression"})
 	if r.code != 1 || r.outputs["status"] != "failed" || r.outputs["regressions"] != "2" {
 		t.Errorf("exit %d, status %q, regressions %q; want 1, failed, 2\n%s", r.code, r.outputs["status"], r.outputs["regressions"], tail(r.stdout))
@@ -103,7 +106,8 @@ func TestActionBaseline(t *testing.T) {
 		t.Fatalf("baseline %+v", bl)
 	}
 	if body := onlyComment(t, gh); !strings.Contains(body, "`TestAlready` _also fails on f95f852_") || !strings.Contains(body, "`TestBreaks` _new_") ||
-		!strings.Contains(body, "Compared with `f95f852`") {
+		!strings.Contains(body, "Compared with `f95f852`") ||
+		!strings.Contains(body, fmt.Sprintf("[job log](%s/%s/actions/runs/%s/job/%d)", gh.ServerURL(), repo, runID, job)) {
 		t.Errorf("the comment does not say which commit it compared with:\n%s", body)
 	}
 	if stats := gh.BlobStats(); stats.Authorized != 0 {

@@ -22,6 +22,7 @@ const keep = {
   "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs": ["get"],
   "/repos/{owner}/{repo}/actions/runs": ["get"],
   "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}": ["get"],
+  "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs": ["get"],
 };
 const full = JSON.parse(readFileSync(src, "utf8"));
 const out = {
