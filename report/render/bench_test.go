@@ -29,7 +29,7 @@ func BenchmarkRenderMarkdown256(b *testing.B) {
 			b.Fatal(err)
 		}
 		size = len(body)
-		if rows := strings.Count(body, "| `leg-"); rows != 256 {
+		if rows := strings.Count(body, "\n| leg-"); rows != 256 {
 			b.Fatalf("%d status rows, want all 256", rows)
 		}
 	}
