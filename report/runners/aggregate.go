@@ -136,16 +136,15 @@ func (st *state) wants(l *line) bool {
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
-// two parsers that attach such lines to failures, as their feed would, but
-// copies and parses it only when one of them would keep what it says. A
-// `go test -v` log of tests that log with t.Log is mostly such lines.
+// two parsers that attach such lines to failures, as their feed would,
+// without making strings of it unless gotestsum keeps it. A `go test -v`
+// log of tests that log with t.Log is mostly such lines.
 func (st *state) decor(l *line) {
-	if !st.golang.wantsDecor() && !st.gotestsum.wantsDecor() {
-		return
-	}
-	l.materialize()
 	st.golang.feedDecor(l)
-	st.gotestsum.feedDecor(l)
+	if st.gotestsum.wantsDecor() {
+		l.materialize()
+		st.gotestsum.feedDecor(l)
+	}
 }
 
 // startWanted checks the line starts parsers look for.

@@ -1,16 +1,16 @@
 package runners
 
-import "strings"
 
 // parseGoFileLine matches goFileLine, `^\s+([\w./-]+\.go):(\d+): ?(.*)$`,
 // without a regexp: it runs on every t.Log line of a verbose log.
-func parseGoFileLine(s string) (file, ln, msg string, ok bool) {
+func parseGoFileLine[T string | []byte](s T) (file, ln, msg T, ok bool) {
+	var none T
 	i := 0
 	for i < len(s) && isRE2Space(s[i]) {
 		i++
 	}
 	if i == 0 {
-		return "", "", "", false
+		return none, none, none, false
 	}
 	j := i
 	for j < len(s) && isPathByte(s[j]) {
@@ -19,19 +19,24 @@ func parseGoFileLine(s string) (file, ln, msg string, ok bool) {
 	// The path is the longest run of path bytes; the regexp backtracks to
 	// the last `.go` followed by `:` and digits, but a path byte run cannot
 	// hold a ':', so the run must end exactly at `.go` and a ':' follow.
-	if j-i < 4 || s[j-3:j] != ".go" || j >= len(s) || s[j] != ':' {
-		return "", "", "", false
+	if j-i < 4 || string(s[j-3:j]) != ".go" || j >= len(s) || s[j] != ':' {
+		return none, none, none, false
 	}
 	k := j + 1
 	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
 		k++
 	}
 	if k == j+1 || k >= len(s) || s[k] != ':' {
-		return "", "", "", false
+		return none, none, none, false
 	}
-	rest := strings.TrimPrefix(s[k+1:], " ")
-	if strings.ContainsRune(rest, '\n') {
-		return "", "", "", false // `.` does not match a newline
+	rest := s[k+1:]
+	if len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
+	for i := range len(rest) {
+		if rest[i] == '\n' {
+			return none, none, none, false // `.` does not match a newline
+		}
 	}
 	return s[i:j], s[j+1 : k], rest, true
 }

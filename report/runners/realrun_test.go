@@ -109,6 +109,14 @@ func TestSub(t *testing.T) {
 	t.Run("ok", func(t *testing.T) {})
 	t.Run("bad", func(t *testing.T) { t.Error("sub broke") })
 }
+
+func TestLogsThenFails(t *testing.T) {
+	for i := 0; i < 12; i++ {
+		t.Logf("line %02d SKU-%05d qty=25", i, i)
+	}
+	t.Errorf("Total(350 units) = %d, want %d", 350000, 297500)
+	t.Log("cleanup done")
+}
 `,
 	"good/good_test.go":     "package good\n\nimport \"testing\"\n\nfunc TestGood(t *testing.T) {}\n",
 	"panicky/panic_test.go": "package panicky\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n\nfunc TestPanic(t *testing.T) { panic(\"boom\") }\n",
@@ -124,19 +132,19 @@ func TestGoReal(t *testing.T) {
 	writeFiles(t, dir, goFixture)
 	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
 	// -json reports a subtest before its parent, the text output after it.
-	fails := []string{"example.com/fix/broken", "TestFail", "TestSub", "TestSub/bad", "TestPanic"}
-	jsonFails := []string{"example.com/fix/broken", "TestFail", "TestSub/bad", "TestSub", "TestPanic"}
+	fails := []string{"example.com/fix/broken", "TestFail", "TestSub", "TestSub/bad", "TestLogsThenFails", "TestPanic"}
+	jsonFails := []string{"example.com/fix/broken", "TestFail", "TestSub/bad", "TestSub", "TestLogsThenFails", "TestPanic"}
 	cases := []struct {
 		name string
 		args []string
 		want want
 	}{
 		{"plain", []string{"test", "-count=1", "./..."},
-			want{"go", -1, -1, 4, -1, 1, fails, nil, 4}},
+			want{"go", -1, -1, 5, -1, 1, fails, nil, 4}},
 		{"verbose", []string{"test", "-count=1", "-v", "./..."},
-			want{"go", 9, 4, 4, 1, 1, fails, nil, 4}},
+			want{"go", 10, 4, 5, 1, 1, fails, nil, 4}},
 		{"json", []string{"test", "-count=1", "-json", "./..."},
-			want{"go", 9, 4, 4, 1, 1, jsonFails, nil, 4}},
+			want{"go", 10, 4, 5, 1, 1, jsonFails, nil, 4}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,6 +153,14 @@ func TestGoReal(t *testing.T) {
 			check(t, s, c.want, log)
 			if f := findFailure(s, "TestFail"); f == nil || f.File != "fix_test.go" || f.Line != 8 {
 				t.Errorf("TestFail location = %+v, want fix_test.go:8", f)
+			}
+			// The message is the assertion, not the first or last log line.
+			if f := findFailure(s, "TestLogsThenFails"); f == nil || f.Line != 22 ||
+				f.Message != "Total(350 units) = 350000, want 297500" {
+				t.Errorf("TestLogsThenFails = %+v, want its assertion at fix_test.go:22", f)
+			}
+			if f := findFailure(s, "TestPanic"); c.name != "json" && (f == nil || !strings.HasPrefix(f.Message, "panic: boom")) {
+				t.Errorf("TestPanic = %+v, want its panic as the message", f)
 			}
 		})
 	}
