@@ -1,6 +1,5 @@
 package runners
 
-
 // parseGoFileLine matches goFileLine, `^\s+([\w./-]+\.go):(\d+): ?(.*)$`,
 // without a regexp: it runs on every t.Log line of a verbose log.
 func parseGoFileLine[T string | []byte](s T) (file, ln, msg T, ok bool) {
