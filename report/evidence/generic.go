@@ -29,6 +29,9 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 			return
 		}
 	}
+	if passMark(l.T) {
+		return
+	}
 	at := locationEnd(l.T)
 	if at > 0 && hasPrefix(l.T[at:], "runtime error: ") { // UBSan
 		b := sc.open("sanitizer", string(clip(l.T, 200)), "sanitizer", KindCrash)

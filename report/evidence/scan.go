@@ -116,6 +116,12 @@ func (sc *scanner) line(l *Line) {
 	if len(l.T) > 0 {
 		first = l.T[0]
 	}
+	if sc.busyMask == 0 && passMark(l.T) {
+		// A jest, mocha or node:test `✓ title` line: no grammar opens
+		// anything on it, and no error word can start it.
+		sc.after(l)
+		return
+	}
 	if sc.busyMask&^1 == 0 && goVerdictOrRun(l.T) {
 		// Most of a `go test -v` log: no other grammar acts on these
 		// lines unless it has a block open, so only the go grammar
@@ -157,6 +163,11 @@ func goVerdictOrRun(t []byte) bool {
 		return string(t[:10]) == "=== RUN   "
 	}
 	return false
+}
+
+// passMark reports a line that starts with ✓ and a blank.
+func passMark(t []byte) bool {
+	return len(t) > 4 && t[0] == 0xE2 && t[1] == 0x9C && t[2] == 0x93 && t[3] == ' '
 }
 
 // after is what every line does once the grammars have seen it: the

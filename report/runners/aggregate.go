@@ -130,8 +130,9 @@ func (st *state) wants(l *line) bool {
 	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) {
 		return true
 	}
-	// go and gotestsum attach `file.go:12: message` lines to failures.
-	st.onlyDecor = bytes.Contains(l.textB, []byte(".go:"))
+	// go and gotestsum attach `file.go:12: message` lines to failures;
+	// such a line starts with its path once trimmed.
+	st.onlyDecor = isPathByte(t[0]) && bytes.Contains(l.textB, []byte(".go:"))
 	return st.onlyDecor
 }
 
