@@ -32,6 +32,10 @@ type goGrammar struct {
 	build   *Block
 	buildOK bool     // the `# pkg` line was followed by an error line
 	failed  []*Block // the current package's failing tests
+	// lastFail is the latest `--- FAIL` line (its span): a panic right
+	// under it quotes it, as the verdict of a test with no output of its
+	// own says nothing alone and would go with the panic explaining it.
+	lastFail Line
 }
 
 func newGoGrammar() *goGrammar { return &goGrammar{active: map[string]*Block{}} }
@@ -44,7 +48,7 @@ func (g *goGrammar) busy() bool {
 
 func (g *goGrammar) reset() {
 	clear(g.active)
-	g.seq = nil
+	g.seq, g.lastFail = nil, Line{}
 	g.cur, g.verdict, g.panic, g.race, g.build, g.failed = nil, nil, nil, nil, nil, nil
 }
 
@@ -85,6 +89,9 @@ func (g *goGrammar) line(l *Line, sc *scanner) bool {
 	case 'p', 'f':
 		if l.Indent == 0 && (hasPrefix(t, "panic: ") || hasPrefix(t, "fatal error: ")) {
 			g.panic, g.frames = sc.open("go", g.name(string(clip(t, 200))), "panic", KindCrash), false
+			if g.lastFail.End == l.Start && g.lastFail.End > 0 {
+				g.panic.add(&g.lastFail)
+			}
 			g.panic.add(l)
 			return true
 		}
@@ -291,6 +298,7 @@ func (g *goGrammar) result(l *Line, sc *scanner) bool {
 	}
 	kept.heading = b == nil || b.Lines == 0
 	kept.add(l)
+	g.lastFail = Line{Start: l.Start, End: l.End, No: l.No}
 	g.verdict, g.vIndent = kept, l.Indent
 	return true
 }
@@ -308,7 +316,7 @@ func goPackageEnd(t []byte) bool {
 
 func (g *goGrammar) endPackage() {
 	clear(g.active)
-	g.seq, g.cur, g.verdict = nil, nil, nil
+	g.seq, g.cur, g.verdict, g.lastFail = nil, nil, nil, Line{}
 }
 
 // demote turns the failures of a package that passed into verdicts: a
