@@ -7,7 +7,7 @@ import (
 
 // genericGrammar sees only the lines no runner grammar took. It marks the
 // lines that read as an error in any framework — a leading FAIL, FAILED,
-// ERROR, Error:, error:, fatal, panic, an exception name, an assertion,
+// ERROR, Error:, error:, fatal, CRITICAL, panic, an exception name, an assertion,
 // `expected … got`, a crash message, a compiler's `file:L:C: error:` — with two lines of
 // context before and the lines after up to a blank one. Words must start
 // the line (after blanks and a `[LEVEL] ` tag), so prose and source listings
@@ -81,6 +81,8 @@ func genericMatch(t []byte, at int) bool {
 		return word(t, "panic") || word(t, "PANIC")
 	case 'S':
 		return hasPrefix(t, "Segmentation fault")
+	case 'C':
+		return word(t, "CRITICAL") // Python logging's level above ERROR
 	case 'A':
 		return word(t, "Assertion") || word(t, "AssertionError") || hasPrefix(t, "Aborted") || word(t, "ASSERT")
 	case 'a':

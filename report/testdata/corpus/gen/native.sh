@@ -1185,11 +1185,142 @@ EOF
 }
 
 # ---------------------------------------------------------------------------------------------
+case_go_multi_panic() {
+	local d=go-multi-panic
+	gomod $d example.com/plugins
+	for p in alpha gamma; do
+		w $d/$p/${p}_test.go <<EOF
+package $p
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestLoad(t *testing.T) {
+	for i := 0; i < 1500; i++ {
+		t.Run(fmt.Sprintf("plugin%04d", i), func(t *testing.T) { t.Logf("loaded plugin %d of 1500", i) })
+	}
+}
+EOF
+	done
+	w $d/beta/registry_test.go <<'EOF'
+package beta
+
+import (
+	"testing"
+	"time"
+)
+
+type registry struct{ byName map[string]int }
+
+func (r *registry) add(name string) { r.byName[name]++ }
+
+func TestSlowLookup(t *testing.T) { t.Parallel(); time.Sleep(50 * time.Millisecond) }
+
+func TestRegisterTwice(t *testing.T) {
+	t.Parallel()
+	var r registry // the map is never made
+	time.Sleep(10 * time.Millisecond)
+	r.add("alpha")
+}
+EOF
+	capture $d $d go test -v ./...
+	want $d "go test -v" "three packages run; beta's TestRegisterTwice (parallel, no output of its own) writes to a nil map and panics between two packages of 1500 logging subtests" \
+		"--- FAIL: TestRegisterTwice" \
+		"panic: assignment to entry in nil map" \
+		"go-multi-panic/beta/registry_test.go:18"
+}
+
+# ---------------------------------------------------------------------------------------------
+case_prove_parallel() {
+	local d=prove-parallel
+	w $d/lib/Conf.pm <<'EOF'
+package Conf;
+use strict;
+use warnings;
+use JSON::PP;
+
+sub parse {
+    my ($text) = @_;
+    return JSON::PP->new->decode($text);
+}
+
+1;
+EOF
+	w $d/t/conf.t <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 6;
+use lib 'lib';
+use Conf;
+
+for my $i (1 .. 4) {
+    is(Conf::parse(qq({"n": $i}))->{n}, $i, "number $i round-trips");
+}
+my $c = eval { Conf::parse('{"name": "api"} {"name": "web"}') };
+ok(defined $c, 'two documents in one file are read') or diag("parse error: $@");
+is(Conf::parse('{"port": 8080}')->{port}, 8080, 'port');
+EOF
+	for i in $(seq 1 60); do
+		w $d/t/basic$i.t <<EOF
+use strict;
+use warnings;
+use Test::More tests => 12;
+ok(1, 'loads $i') for 1 .. 4;
+is(1 + $i, $i + 1, 'arithmetic $i') for 1 .. 4;
+like("v$i", qr/^v\d/, 'version $i') for 1 .. 4;
+EOF
+	done
+	capture $d $d prove -v -j2 t/
+	want $d "prove -v -j2 (TAP)" "Conf::parse reads one JSON document; test 5 of t/conf.t gives it two: not ok on stdout, its diagnostics on stderr, among 60 passing files run two at a time" \
+		"not ok 5 - two documents in one file are read" \
+		"#   Failed test 'two documents in one file are read'" \
+		"# parse error: garbage after JSON object, at character offset 17"
+}
+
+# ---------------------------------------------------------------------------------------------
+case_logger_error() {
+	local d=logger-error
+	w $d/ingest.py <<'EOF'
+import errno
+import logging
+import os
+import sys
+
+logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                    format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+log = logging.getLogger("worker")
+storage = logging.getLogger("storage")
+
+
+def write(seg):
+    if seg == 1717:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/var/lib/ingest/seg-%d" % seg)
+
+
+for seg in range(3000):
+    try:
+        write(seg)
+        log.info("segment %d of 3000 written, 512 records, checksum ok", seg)
+    except OSError as e:
+        storage.error("write %s failed: %s", e.filename, e.strerror)
+        failed = seg
+log.critical("giving up: segment %d was not written", failed)
+sys.exit(2)
+EOF
+	capture $d $d "$PY" ingest.py
+	want $d "python logging (no runner)" "an ingest script logs 3000 INFO lines with time stamps; one ERROR line deep inside says why it exits 2" \
+		"ERROR storage: write /var/lib/ingest/seg-1717 failed: No space left on device" \
+		"CRITICAL worker: giving up: segment 1717 was not written"
+}
+
+# ---------------------------------------------------------------------------------------------
 ALL=(go-plain go-v-subtests go-v-parallel go-json go-panic go-race go-build-error
 	go-large-start go-large-middle go-large-end go-spread
 	pytest-basic pytest-multi pytest-collect-error pytest-large unittest stderr-traceback
 	cargo-fail cargo-compile-error cargo-workspace c-asan c-segv prove-tap
-	go-signal-small unknown-runner)
+	go-signal-small unknown-runner go-multi-panic prove-parallel logger-error)
 
 run_case() {
 	case $1 in
