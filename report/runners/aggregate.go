@@ -47,6 +47,7 @@ type state struct {
 	gotestsum *gotestsumParser
 	cargo     *cargoParser
 	mocha     *mochaParser
+	jest      *jestParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -55,10 +56,10 @@ type state struct {
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}}
+	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
-		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, &jestParser{},
+		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, st.jest,
 		st.mocha, &surefireParser{}, &gradleParser{},
 	}
 	return st
@@ -120,8 +121,8 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" {
-		return true // both take whatever line comes next
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 {
+		return true // they take whatever line comes next
 	}
 	t := l.trimB
 	if len(t) == 0 {
@@ -166,7 +167,9 @@ func startWanted(t []byte) bool {
 	case 'D':
 		return hasPrefix(t, "DONE ") || hasPrefix(t, "Doc-tests ")
 	case 'E':
-		return hasPrefix(t, "ERROR ")
+		return hasPrefix(t, "ERROR ") || hasPrefix(t, "E ") // pytest's assertion lines
+	case '_':
+		return hasPrefix(t, "___") // pytest's failure headings
 	case 'R':
 		return hasPrefix(t, "Running ")
 	case 't':

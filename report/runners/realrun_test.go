@@ -401,3 +401,33 @@ func TestPytestTwoSuites(t *testing.T) {
 	}
 	check(t, scanBytes(t, log), want{"pytest", 5, 4, 1, 0, 0, []string{"unit/test_a.py::test_bad"}, nil, 2}, log)
 }
+
+// TestPytestCutMessage: pytest cuts the short summary's message to the
+// terminal's width; the failure's message is then its first `E` line.
+func TestPytestCutMessage(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		t.Skipf("pytest is not installed for %s: %v", py, err)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"test_stock.py": `import pytest
+
+class OutOfStock(Exception):
+    pass
+
+def take(n, left):
+    if n > left:
+        raise OutOfStock("cannot take %d pears from the crate of the north warehouse: only %d left" % (n, left))
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_take(n):
+    take(n, 3)
+`})
+	log := runTool(t, dir, []string{"COLUMNS=80"}, py, "-m", "pytest", "-p", "no:cacheprovider")
+	s := scanBytes(t, log)
+	check(t, s, want{"pytest", 2, 1, 1, 0, 0, []string{"test_stock.py::test_take[5]"}, nil, 1}, log)
+	const full = "test_stock.OutOfStock: cannot take 5 pears from the crate of the north warehouse: only 3 left"
+	if f := findFailure(s, "test_stock.py::test_take[5]"); f == nil || f.Message != full {
+		t.Errorf("failure = %+v, want the message %q\nlog:\n%s", f, full, log)
+	}
+}
