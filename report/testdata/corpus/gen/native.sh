@@ -10,7 +10,7 @@
 # The sample projects live in a FIXED directory (/tmp/runledger-corpus-native, wiped first) so
 # that absolute paths printed by the runners are the same on every regeneration.
 # Needs: go, /usr/bin/python3 with pytest (apt-get install python3-pytest), cargo (offline, no
-# crates), gcc with libasan, make, perl prove.
+# crates), gcc with libasan, make, cmake (ctest), perl prove.
 set -uo pipefail
 
 GEN=$(cd "$(dirname "$0")" && pwd)
@@ -1316,11 +1316,97 @@ EOF
 }
 
 # ---------------------------------------------------------------------------------------------
+case_ctest_asan() {
+	local d=ctest-asan
+	w $d/CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(ringbuf C)
+enable_testing()
+add_compile_options(-fsanitize=address -fno-omit-frame-pointer -g)
+add_link_options(-fsanitize=address)
+add_library(ring ring.c)
+add_executable(test_pop test_pop.c)
+target_link_libraries(test_pop ring)
+foreach(n RANGE 1 400)
+  add_test(NAME pop_${n} COMMAND test_pop ${n})
+endforeach()
+add_executable(test_wrap test_wrap.c)
+target_link_libraries(test_wrap ring)
+add_test(NAME wrap COMMAND test_wrap)
+EOF
+	w $d/ring.h <<'EOF'
+#ifndef RING_H
+#define RING_H
+typedef struct { int *buf; int cap, head, len; } ring;
+ring *ring_new(int cap);
+void ring_push(ring *r, int v);
+int ring_pop(ring *r);
+void ring_free(ring *r);
+#endif
+EOF
+	w $d/ring.c <<'EOF'
+#include <stdlib.h>
+#include "ring.h"
+
+ring *ring_new(int cap) {
+	ring *r = calloc(1, sizeof *r);
+	r->buf = malloc(sizeof(int) * cap);
+	r->cap = cap;
+	return r;
+}
+
+void ring_push(ring *r, int v) {
+	/* wraps at cap + 1: the last push writes one element past the buffer */
+	r->buf[(r->head + r->len) % (r->cap + 1)] = v;
+	if (r->len < r->cap) r->len++;
+}
+
+int ring_pop(ring *r) {
+	int v = r->buf[r->head];
+	r->head = (r->head + 1) % r->cap;
+	r->len--;
+	return v;
+}
+
+void ring_free(ring *r) { free(r->buf); free(r); }
+EOF
+	w $d/test_pop.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include "ring.h"
+int main(int argc, char **argv) {
+	int n = argc > 1 ? atoi(argv[1]) % 8 + 1 : 4;
+	ring *r = ring_new(8);
+	for (int i = 0; i < n; i++) ring_push(r, i);
+	for (int i = 0; i < n; i++) if (ring_pop(r) != i) { printf("pop %d wrong\n", i); return 1; }
+	ring_free(r);
+	return 0;
+}
+EOF
+	w $d/test_wrap.c <<'EOF'
+#include <stdio.h>
+#include "ring.h"
+int main(void) {
+	ring *r = ring_new(8);
+	for (int i = 0; i < 9; i++) { printf("push %d\n", i); ring_push(r, i); }
+	ring_free(r);
+	return 0;
+}
+EOF
+	(cd "$WORK/$d" && cmake -S . -B build >/dev/null && cmake --build build >/dev/null) || { echo "  $d: build failed" >&2; errors=$((errors + 1)); return; }
+	capture $d $d/build ctest --output-on-failure
+	want $d "ctest + AddressSanitizer" "ring_push wraps at cap+1: test wrap's ninth push writes past the heap buffer, among 400 passing ctest tests" \
+		"ERROR: AddressSanitizer: heap-buffer-overflow" \
+		"in ring_push /tmp/runledger-corpus-native/ctest-asan/ring.c:13" \
+		"SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/runledger-corpus-native/ctest-asan/ring.c:13 in ring_push"
+}
+
+# ---------------------------------------------------------------------------------------------
 ALL=(go-plain go-v-subtests go-v-parallel go-json go-panic go-race go-build-error
 	go-large-start go-large-middle go-large-end go-spread
 	pytest-basic pytest-multi pytest-collect-error pytest-large unittest stderr-traceback
 	cargo-fail cargo-compile-error cargo-workspace c-asan c-segv prove-tap
-	go-signal-small unknown-runner go-multi-panic prove-parallel logger-error)
+	go-signal-small unknown-runner go-multi-panic prove-parallel logger-error ctest-asan)
 
 run_case() {
 	case $1 in
