@@ -121,7 +121,7 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB
