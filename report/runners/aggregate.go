@@ -71,6 +71,7 @@ var npmBanner = regexp.MustCompile(`^> (\S+@\S+) \S+$`)
 
 // feed gives l to the parsers and reports whether any of them used it.
 func (st *state) feed(l *line) bool {
+	st.golang.plain.continuation(l.textB)
 	if !noFast && !st.wants(l) {
 		return false
 	}

@@ -52,7 +52,9 @@ const decorKeep = 16
 type recentLines struct {
 	owner []byte
 	buf   [decorKeep][]byte
-	n     int // lines pushed since owner took over
+	n     int  // lines pushed since owner took over
+	cont  bool // the latest line ended with its colon: testify's message follows, indented
+	inErr bool // reading the `Error:` field of that message
 }
 
 func (a *goAcc) mark(l *line) {
@@ -115,7 +117,7 @@ func (a *goAcc) dropDecor(name []byte) {
 
 // note keeps a raw `file.go:12: message` line of test name.
 func (a *goAcc) note(name, text []byte) {
-	if len(name) == 0 {
+	if len(name) == 0 || bytes.HasPrefix(bytes.TrimLeft(text, " \t"), []byte("Error Trace:")) {
 		return
 	}
 	r := &a.recent
@@ -128,6 +130,44 @@ func (a *goAcc) note(name, text []byte) {
 	i := r.n % decorKeep
 	r.buf[i] = append(r.buf[i][:0], text...)
 	r.n++
+	r.cont, r.inErr = bytes.HasSuffix(bytes.TrimRight(text, " "), []byte(":")), false
+}
+
+// continuation reads testify's message under an empty `file.go:12:` line
+// (`\tError Trace:\t…`, `\tError:\tNot equal:`, `\t\texpected: 2`, …):
+// the Error and Messages fields join that line's message. Any other line
+// ends it. It changes no count.
+func (a *goAcc) continuation(text []byte) {
+	r := &a.recent
+	if !r.cont || r.n == 0 {
+		return
+	}
+	if len(text) == 0 || text[0] != ' ' && text[0] != '\t' || bytes.IndexByte(text, '\t') < 0 {
+		r.cont = false
+		return
+	}
+	t := bytes.TrimSpace(text)
+	label, rest, labelled := bytes.Cut(t, []byte(":"))
+	switch {
+	case labelled && (string(label) == "Error" || string(label) == "Messages"):
+		r.inErr, t = true, bytes.TrimSpace(rest)
+	case labelled && (string(label) == "Error Trace" || string(label) == "Test"):
+		r.inErr = false
+		return
+	case !r.inErr:
+		return
+	}
+	last := &r.buf[(r.n-1)%decorKeep]
+	if len(*last) > 4096 {
+		return
+	}
+	if !bytes.HasSuffix(*last, []byte(": ")) {
+		*last = append(*last, ' ')
+	}
+	for _, f := range bytes.Fields(t) {
+		*last = append(append(*last, f...), ' ')
+	}
+	*last = bytes.TrimRight(*last, " ")
 }
 
 // flushIf chooses the message of test name now if its lines are the

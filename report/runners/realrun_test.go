@@ -117,6 +117,12 @@ func TestLogsThenFails(t *testing.T) {
 	t.Errorf("Total(350 units) = %d, want %d", 350000, 297500)
 	t.Log("cleanup done")
 }
+
+// TestLabelled fails as testify's assert.Equal reports: an empty first
+// line, then labelled fields.
+func TestLabelled(t *testing.T) {
+	t.Errorf("\n\tError Trace:\t/src/fix/fix_test.go:37\n\tError:      \tNot equal: \n\t            \texpected: 2\n\t            \tactual  : 3\n\tTest:       \tTestLabelled")
+}
 `,
 	"good/good_test.go":     "package good\n\nimport \"testing\"\n\nfunc TestGood(t *testing.T) {}\n",
 	"panicky/panic_test.go": "package panicky\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n\nfunc TestPanic(t *testing.T) { panic(\"boom\") }\n",
@@ -132,19 +138,19 @@ func TestGoReal(t *testing.T) {
 	writeFiles(t, dir, goFixture)
 	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
 	// -json reports a subtest before its parent, the text output after it.
-	fails := []string{"example.com/fix/broken", "TestFail", "TestSub", "TestSub/bad", "TestLogsThenFails", "TestPanic"}
-	jsonFails := []string{"example.com/fix/broken", "TestFail", "TestSub/bad", "TestSub", "TestLogsThenFails", "TestPanic"}
+	fails := []string{"example.com/fix/broken", "TestFail", "TestSub", "TestSub/bad", "TestLogsThenFails", "TestLabelled", "TestPanic"}
+	jsonFails := []string{"example.com/fix/broken", "TestFail", "TestSub/bad", "TestSub", "TestLogsThenFails", "TestLabelled", "TestPanic"}
 	cases := []struct {
 		name string
 		args []string
 		want want
 	}{
 		{"plain", []string{"test", "-count=1", "./..."},
-			want{"go", -1, -1, 5, -1, 1, fails, nil, 4}},
+			want{"go", -1, -1, 6, -1, 1, fails, nil, 4}},
 		{"verbose", []string{"test", "-count=1", "-v", "./..."},
-			want{"go", 10, 4, 5, 1, 1, fails, nil, 4}},
+			want{"go", 11, 4, 6, 1, 1, fails, nil, 4}},
 		{"json", []string{"test", "-count=1", "-json", "./..."},
-			want{"go", 10, 4, 5, 1, 1, jsonFails, nil, 4}},
+			want{"go", 11, 4, 6, 1, 1, jsonFails, nil, 4}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -158,6 +164,9 @@ func TestGoReal(t *testing.T) {
 			if f := findFailure(s, "TestLogsThenFails"); f == nil || f.Line != 22 ||
 				f.Message != "Total(350 units) = 350000, want 297500" {
 				t.Errorf("TestLogsThenFails = %+v, want its assertion at fix_test.go:22", f)
+			}
+			if f := findFailure(s, "TestLabelled"); c.name != "json" && (f == nil || f.Message != "Not equal: expected: 2 actual : 3") {
+				t.Errorf("TestLabelled = %+v, want testify's fields as the message", f)
 			}
 			if f := findFailure(s, "TestPanic"); c.name != "json" && (f == nil || !strings.HasPrefix(f.Message, "panic: boom")) {
 				t.Errorf("TestPanic = %+v, want its panic as the message", f)
