@@ -100,7 +100,7 @@ pattern='^[[:space:]]*(--- FAIL|FAIL|panic:|Traceback \(most recent|=+ FAILURES|
 # Output goes to a file, not /dev/null: GNU grep notices /dev/null and
 # stops at its first match.
 measure() { # name, command
-  /usr/bin/time -f '%e %M' -o "$work/t" bash -c "$2" >"$work/out.$1"
+  /usr/bin/time -f '%e %M %U %S' -o "$work/t" bash -c "$2" >"$work/out.$1"
   cat "$work/t" >> "$work/res.$1"
 }
 for _ in $(seq "$rounds"); do
@@ -118,7 +118,12 @@ grep -qF "$(printf '%s' "$must" | sed 's/"/\\"/g')" "$work/out.report" || { echo
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 gw=$(cut -d' ' -f1 "$work/res.grep" | median); gr=$(cut -d' ' -f2 "$work/res.grep" | median)
 rw=$(cut -d' ' -f1 "$work/res.report" | median); rr=$(cut -d' ' -f2 "$work/res.report" | median)
-echo "report over a ${size_mib} MiB $kind log ($lines lines), median of $rounds rounds, $(nproc) cores"
-printf '%-10s %8s %12s\n' side wall_s peak_rss_kib grep "$gw" "$gr" report "$rw" "$rr"
+# CPU seconds (user + system): on a machine others load, wall time also
+# counts the waits for a core; the CPU ratio says what each side costs.
+cpu() { awk '{print $3 + $4}' "$1" | median; }
+gc=$(cpu "$work/res.grep"); rc=$(cpu "$work/res.report")
+echo "report over a ${size_mib} MiB $kind log ($lines lines), median of $rounds rounds, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+printf '%-10s %8s %8s %12s\n' side wall_s cpu_s peak_rss_kib grep "$gw" "$gc" "$gr" report "$rw" "$rc" "$rr"
 awk -v a="$rw" -v b="$gw" 'BEGIN {printf "wall ratio report/grep: %.2f\n", a/b}'
+awk -v a="$rc" -v b="$gc" 'BEGIN {printf "cpu ratio report/grep: %.2f\n", a/b}'
 echo "report peak RSS: $((rr / 1024)) MiB"
