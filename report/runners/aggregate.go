@@ -134,7 +134,7 @@ func (st *state) wants(l *line) bool {
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
 	// such a line starts with its path once trimmed.
-	st.onlyDecor = isPathByte(t[0]) && bytes.Contains(l.textB, []byte(".go:"))
+	st.onlyDecor = goPathColon(t)
 	return st.onlyDecor
 }
 

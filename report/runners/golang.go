@@ -117,7 +117,7 @@ func (a *goAcc) dropDecor(name []byte) {
 
 // note keeps a raw `file.go:12: message` line of test name.
 func (a *goAcc) note(name, text []byte) {
-	if len(name) == 0 || bytes.HasPrefix(bytes.TrimLeft(text, " \t"), []byte("Error Trace:")) {
+	if len(name) == 0 || hasPrefix(skipBlanks(text), "Error Trace:") {
 		return
 	}
 	r := &a.recent
@@ -130,7 +130,19 @@ func (a *goAcc) note(name, text []byte) {
 	i := r.n % decorKeep
 	r.buf[i] = append(r.buf[i][:0], text...)
 	r.n++
-	r.cont, r.inErr = bytes.HasSuffix(bytes.TrimRight(text, " "), []byte(":")), false
+	end := len(text)
+	for end > 0 && text[end-1] == ' ' {
+		end--
+	}
+	r.cont, r.inErr = end > 0 && text[end-1] == ':', false
+}
+
+// skipBlanks drops the spaces and tabs b starts with.
+func skipBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
 }
 
 // continuation reads testify's message under an empty `file.go:12:` line
@@ -362,10 +374,21 @@ func (p *goParser) feedResult(l *line) bool {
 // line is copied, not parsed: see recentLines.
 func (p *goParser) feedDecor(l *line) {
 	t := l.textB
-	if len(t) == 0 || t[0] != ' ' && t[0] != '\t' || !bytes.Contains(t, []byte(".go:")) {
+	if len(t) == 0 || t[0] != ' ' && t[0] != '\t' || !goPathColon(skipBlanks(t)) {
 		return
 	}
 	p.plain.note(p.decorName(), t)
+}
+
+// goPathColon reports a line that starts with a path byte and whose first
+// colon follows `.go`: what a `file.go:12: message` line, the only kind
+// parseGoFileLine accepts, looks like once its blanks are dropped.
+func goPathColon(t []byte) bool {
+	if len(t) == 0 || !isPathByte(t[0]) {
+		return false
+	}
+	i := bytes.IndexByte(t, ':')
+	return i >= 4 && string(t[i-3:i]) == ".go"
 }
 
 // decorName is the test a file:line line belongs to.
