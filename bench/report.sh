@@ -13,6 +13,10 @@
 #           are `large_test.go:N: …` lines (corpus case go-large-middle)
 #   pytest  `pytest -v` of 3000 parametrized tests (pytest-large)
 #   jest    `jest --verbose`, 1500 tests in 15 files (jest-large)
+#   dense   `go test -v` of many tiny tests (12 million at 1 GiB): `=== RUN`,
+#           one t.Log line and `--- PASS` each, one failing test in the
+#           middle; made by awk in the shape go test prints (the verdict
+#           lines are the common case here, not the t.Log lines)
 set -euo pipefail
 kind=${1:-go}
 size_mib=${2:-1024}
@@ -48,11 +52,28 @@ pytest)
 jest)
   split "$(ls "$corpus"/jest-large/store/*/stderr.log)" '^FAIL ' '^      at ' '^Test Suites:'
   must='Received: 101' ;;
+dense) ;;
 *) echo "unknown kind $kind" >&2; exit 2 ;;
 esac
 
 if [ -n "${RUNLEDGER:-}" ]; then cp "$RUNLEDGER" "$work/runledger"; else go build -o "$work/runledger" "$root/cmd/runledger"; fi
 bytes=$(( size_mib << 20 ))
+if [ "$kind" = dense ]; then
+  # One test is ~88 bytes; n tests fill the size asked for.
+  dense() {
+    awk -v n="$1" 'BEGIN {
+      for (i = 1; i <= n; i++) {
+        printf "=== RUN   TestDense%08d\n    dense_test.go:14: step %d ok\n", i, i
+        if (i == int(n / 2)) printf "    dense_test.go:17: Sum(%d) = 41, want 42\n--- FAIL: TestDense%08d (0.00s)\n", i, i
+        else printf "--- PASS: TestDense%08d (0.00s)\n", i
+      }
+      print "FAIL"; print "FAIL\texample.com/dense\t41.203s"
+    }'
+  }
+  per=$(dense 1000 | wc -c)
+  dense $(( bytes / (per / 1000) )) > "$work/log"
+  must="Sum($(( bytes / (per / 1000) / 2 ))) = 41, want 42"
+else
 body=$(wc -c < "$work/body")
 half=$(( bytes / 2 / body ))
 # half copies of the body, by doubling: a few dozen cats, not thousands
@@ -65,6 +86,7 @@ while [ "$n" -gt 0 ]; do
 done
 cat "$work/half" "$work/fail" "$work/half" "$work/trailer" > "$work/log"
 rm "$work/half" "$work/body"
+fi
 "$work/runledger" run --quiet --max-log-bytes 0 --dir "$work/store" --name bench -- sh -c 'cat "$1"; exit 1' sh "$work/log" || true
 stored=$(find "$work/store" -name stdout.log)
 cmp -s "$stored" "$work/log" || { echo "stored log differs from the input" >&2; exit 1; }
@@ -78,7 +100,7 @@ pattern='^[[:space:]]*(--- FAIL|FAIL|panic:|Traceback \(most recent|=+ FAILURES|
 # Output goes to a file, not /dev/null: GNU grep notices /dev/null and
 # stops at its first match.
 measure() { # name, command
-  /usr/bin/time -f '%e %M' -o "$work/t" bash -c "$2" >"$work/out.$1"
+  /usr/bin/time -f '%e %M %U %S' -o "$work/t" bash -c "$2" >"$work/out.$1"
   cat "$work/t" >> "$work/res.$1"
 }
 for _ in $(seq "$rounds"); do
@@ -96,7 +118,12 @@ grep -qF "$(printf '%s' "$must" | sed 's/"/\\"/g')" "$work/out.report" || { echo
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 gw=$(cut -d' ' -f1 "$work/res.grep" | median); gr=$(cut -d' ' -f2 "$work/res.grep" | median)
 rw=$(cut -d' ' -f1 "$work/res.report" | median); rr=$(cut -d' ' -f2 "$work/res.report" | median)
-echo "report over a ${size_mib} MiB $kind log ($lines lines), median of $rounds rounds, $(nproc) cores"
-printf '%-10s %8s %12s\n' side wall_s peak_rss_kib grep "$gw" "$gr" report "$rw" "$rr"
+# CPU seconds (user + system): on a machine others load, wall time also
+# counts the waits for a core; the CPU ratio says what each side costs.
+cpu() { awk '{print $3 + $4}' "$1" | median; }
+gc=$(cpu "$work/res.grep"); rc=$(cpu "$work/res.report")
+echo "report over a ${size_mib} MiB $kind log ($lines lines), median of $rounds rounds, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+printf '%-10s %8s %8s %12s\n' side wall_s cpu_s peak_rss_kib grep "$gw" "$gc" "$gr" report "$rw" "$rc" "$rr"
 awk -v a="$rw" -v b="$gw" 'BEGIN {printf "wall ratio report/grep: %.2f\n", a/b}'
+awk -v a="$rc" -v b="$gc" 'BEGIN {printf "cpu ratio report/grep: %.2f\n", a/b}'
 echo "report peak RSS: $((rr / 1024)) MiB"

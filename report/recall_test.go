@@ -53,6 +53,33 @@ func loadCorpus(t *testing.T) []corpusCase {
 	return cases
 }
 
+// RenderComment renders an envelope as the comment's Markdown within a
+// byte budget. The renderer lives in report/render, which imports this
+// package, so the external test package sets it (recall_render_test.go).
+var RenderComment func(env *Envelope, budget int) (string, error)
+
+// commentBudget is the Markdown's budget the recall is checked at: what
+// `runledger report --max-bytes 16384` prints.
+const commentBudget = 16384
+
+// markdownRecall checks the rendered comment of env against the case's
+// root-cause lines: what a reader of the comment sees, not only what the
+// excerpts hold.
+func markdownRecall(t *testing.T, c corpusCase, env *Envelope) (recallRow, string) {
+	t.Helper()
+	if RenderComment == nil {
+		t.Fatal("RenderComment is not set")
+	}
+	md, err := RenderComment(env, commentBudget)
+	if err != nil {
+		t.Fatalf("%s: render: %v", c.name, err)
+	}
+	// The zero-width space that keeps `-->` from closing an HTML comment
+	// is not seen by a reader.
+	seen := strings.ReplaceAll(md, "\u200b", "")
+	return recall(c.Must, []string{seen}, int64(len(md))), md
+}
+
 // recallRow is what one way of quoting a log shows of one case.
 type recallRow struct {
 	found, of int
@@ -135,19 +162,21 @@ func headTail(t *testing.T, c corpusCase, n int, lines bool) recallRow {
 	return recall(c.Must, []string{string(head), string(tail)}, int64(len(head)+len(tail)))
 }
 
-// TestCorpusRecall: on real runners' output, the excerpts show every
-// root-cause line of every case, at the default budget and at a tight one
-// (which forces the grammars to choose). The table comparing them with
+// TestCorpusRecall: on real runners' output, the excerpts and the comment
+// rendered from them at 16 KiB show every root-cause line of every case
+// (a case counts only when both do), at the default budget and at a tight
+// one (which forces the grammars to choose). The table comparing them with
 // head+tail truncation is testdata/corpus/RECALL.md, shown in the README
 // (rewrite with -update).
 func TestCorpusRecall(t *testing.T) {
 	cases := loadCorpus(t)
 	var b strings.Builder
-	b.WriteString("| case | runner | log bytes | excerpts: all root-cause lines? | bytes quoted | at a 1 KiB budget | bytes | head+tail 8+8 KiB | bytes | head+tail 128+128 lines | bytes |\n")
-	b.WriteString("| --- | --- | ---: | --- | ---: | --- | ---: | --- | ---: | --- | ---: |\n")
-	var sum [4]int
+	b.WriteString("| case | runner | log bytes | excerpts: all root-cause lines? | bytes quoted | comment at 16 KiB | bytes | at a 1 KiB budget | bytes | head+tail 8+8 KiB | bytes | head+tail 128+128 lines | bytes |\n")
+	b.WriteString("| --- | --- | ---: | --- | ---: | --- | ---: | --- | ---: | --- | ---: | --- | ---: |\n")
+	var sum [5]int
 	for _, c := range cases {
 		def, env := excerptRecall(t, c, excerpt.Options{})
+		md, body := markdownRecall(t, c, env)
 		tight, _ := excerptRecall(t, c, excerpt.Options{Bytes: 1 << 10, Block: 1 << 10})
 		ht := headTail(t, c, 8<<10, false)
 		lines := headTail(t, c, 128, true)
@@ -159,6 +188,12 @@ func TestCorpusRecall(t *testing.T) {
 				}
 			}
 		}
+		if def.all() && !md.all() {
+			t.Errorf("%s (%s): the comment at %d bytes misses %q (the excerpts hold them):\n%s", c.name, c.Runner, commentBudget, md.missing, body)
+		}
+		if !def.all() {
+			md = def // a case counts only when the excerpts and the comment both hold every line
+		}
 		if !tight.all() {
 			t.Logf("%s (%s): at a 1 KiB budget the excerpts miss %q (measured, not required)", c.name, c.Runner, tight.missing)
 		}
@@ -168,15 +203,15 @@ func TestCorpusRecall(t *testing.T) {
 				logBytes += r.Logs[n].Bytes
 			}
 		}
-		for i, r := range []recallRow{def, tight, ht, lines} {
+		for i, r := range []recallRow{def, md, tight, ht, lines} {
 			if r.all() {
 				sum[i]++
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d | %s | %d | %s | %d | %s | %d |\n", c.name, c.Runner, logBytes,
-			yesNo(def), def.bytes, yesNo(tight), tight.bytes, yesNo(ht), ht.bytes, yesNo(lines), lines.bytes)
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d | %s | %d | %s | %d | %s | %d | %s | %d |\n", c.name, c.Runner, logBytes,
+			yesNo(def), def.bytes, yesNo(md), md.bytes, yesNo(tight), tight.bytes, yesNo(ht), ht.bytes, yesNo(lines), lines.bytes)
 	}
-	fmt.Fprintf(&b, "| **all %d cases** | | | **%d** | | **%d** | | **%d** | | **%d** | |\n", len(cases), sum[0], sum[1], sum[2], sum[3])
+	fmt.Fprintf(&b, "| **all %d cases** | | | **%d** | | **%d** | | **%d** | | **%d** | | **%d** | |\n", len(cases), sum[0], sum[1], sum[2], sum[3], sum[4])
 	golden.Check(t, "testdata/corpus/RECALL.md", []byte(b.String()))
 }
 

@@ -126,6 +126,19 @@ func TestGrammars(t *testing.T) {
 			want: []string{"FAIL: test_widget_resize expected 640 got 480"},
 		},
 		{
+			name: "a logger's ERROR line behind its time stamp, in an unknown program",
+			log: strings.Repeat("2026-12-02 03:56:23,101 INFO worker: processed batch of 6000 (ok)\n", 3000) +
+				"2026-12-02 03:56:24,001 ERROR storage: write /var/lib/app/seg-17 failed: no space left on device\n" +
+				strings.Repeat("2026-12-02 03:56:25,101 INFO worker: processed batch of 6000 (ok)\n", 3000),
+			want: []string{"ERROR storage: write /var/lib/app/seg-17 failed: no space left on device"},
+		},
+		{
+			name: "go -v: a panicking test with no output of its own keeps its --- FAIL line",
+			log: noise(150, "A") + "=== RUN   TestRegister\n--- FAIL: TestRegister (0.00s)\npanic: assignment to entry in nil map [recovered]\n\tpanic: assignment to entry in nil map\n\n" +
+				"goroutine 7 [running]:\nex.com/b.TestRegister(0xc0001)\n\t/src/b/b_test.go:12 +0x65\n\nFAIL\tex.com/b\t0.01s\n" + noise(150, "C"),
+			want: []string{"--- FAIL: TestRegister", "panic: assignment to entry in nil map", "/src/b/b_test.go:12"},
+		},
+		{
 			name: "PHPUnit failure blocks",
 			log:  strings.Repeat(".", 60) + "  60 / 61 ( 98%)\nF\n\nTime: 00:00.012, Memory: 4.00 MB\n\nThere was 1 failure:\n\n1) CartTest::testTotal\nFailed asserting that 5 matches expected 4.\n\n/src/tests/CartTest.php:12\n\nFAILURES!\nTests: 61, Assertions: 61, Failures: 1.\n" + strings.Repeat("deprecated: x\n", 600),
 			want: []string{"Failed asserting that 5 matches expected 4.", "/src/tests/CartTest.php:12", "1) CartTest::testTotal"},
@@ -148,6 +161,36 @@ func TestGrammars(t *testing.T) {
 			}
 			checkPieces(t, tt.log, nil, ps)
 		})
+	}
+}
+
+// TestVerdictInAnotherStream: prove -v -j2 prints `not ok 5 - x` on
+// stdout and its diagnostics on stderr; both are quoted.
+func TestVerdictInAnotherStream(t *testing.T) {
+	out := strings.Repeat("ok 1 - loads\nok 2 - arithmetic\n", 400) + "not ok 5 - two documents in one file are read\nok 6 - port\n" +
+		strings.Repeat("ok 1 - loads\nok 2 - arithmetic\n", 400)
+	errs := "\n#   Failed test 'two documents in one file are read'\n#   at t/conf.t line 11.\n# parse error: garbage after JSON object, at character offset 17\n"
+	var in []Input
+	for _, s := range []struct{ name, log string }{{"stdout", out}, {"stderr", errs}} {
+		ra := strings.NewReader(s.log)
+		res, err := Scan(ra, int64(len(s.log)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, Input{Stream: s.name, RA: ra, Res: res})
+	}
+	ps, err := Plan(in, Budget{Bytes: 2048, Ended: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q strings.Builder
+	for _, p := range ps {
+		q.WriteString(map[string]string{"stdout": out, "stderr": errs}[p.Stream][p.Start:p.End])
+	}
+	for _, w := range []string{"not ok 5 - two documents in one file are read", "#   Failed test 'two documents", "garbage after JSON object"} {
+		if !strings.Contains(q.String(), w) {
+			t.Errorf("not quoted: %q\nquoted:\n%s", w, q.String())
+		}
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 
 // genericGrammar sees only the lines no runner grammar took. It marks the
 // lines that read as an error in any framework — a leading FAIL, FAILED,
-// ERROR, Error:, error:, fatal, panic, an exception name, an assertion,
+// ERROR, Error:, error:, fatal, CRITICAL, panic, an exception name, an assertion,
 // `expected … got`, a crash message, a compiler's `file:L:C: error:` — with two lines of
 // context before and the lines after up to a blank one. Words must start
 // the line (after blanks and a `[LEVEL] ` tag), so prose and source listings
@@ -29,6 +29,9 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 			return
 		}
 	}
+	if passMark(l.T) {
+		return
+	}
 	at := locationEnd(l.T)
 	if at > 0 && hasPrefix(l.T[at:], "runtime error: ") { // UBSan
 		b := sc.open("sanitizer", string(clip(l.T, 200)), "sanitizer", KindCrash)
@@ -47,6 +50,14 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 // genericMatch reports a line that reads as an error; at is where a
 // leading `file:L:C: ` ends (locationEnd).
 func genericMatch(t []byte, at int) bool {
+	if rest := skipStamp(t); len(rest) < len(t) {
+		// A logger's `2026-01-02 15:04:05,123 ERROR name: …`: the level
+		// starts the line once its time is set aside.
+		if len(rest) < 4 {
+			return false
+		}
+		t, at = rest, locationEnd(rest)
+	}
 	if t[0] == '[' {
 		if m := mavenTag.Find(t); m != nil {
 			t = t[len(m):]
@@ -70,6 +81,8 @@ func genericMatch(t []byte, at int) bool {
 		return word(t, "panic") || word(t, "PANIC")
 	case 'S':
 		return hasPrefix(t, "Segmentation fault")
+	case 'C':
+		return word(t, "CRITICAL") // Python logging's level above ERROR
 	case 'A':
 		return word(t, "Assertion") || word(t, "AssertionError") || hasPrefix(t, "Aborted") || word(t, "ASSERT")
 	case 'a':
@@ -101,6 +114,47 @@ func word(t []byte, w string) bool {
 	}
 	c := t[len(w)]
 	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')
+}
+
+// skipStamp returns t after the time stamps a logger puts first: up to
+// three words (each maybe in brackets, or `time=…`/`ts=…`) made of digits
+// and date or time punctuation, with at least one digit and one ':' or
+// '-' (`2026-01-02T15:04:05.123Z`, `[15:04:05]`, `2026/01/02`).
+func skipStamp(t []byte) []byte {
+	for k := 0; k < 3 && len(t) > 0; k++ {
+		end := bytes.IndexByte(t, ' ')
+		if end < 0 {
+			return t
+		}
+		w := t[:end]
+		for _, p := range []string{"time=", "ts="} {
+			if hasPrefix(w, p) {
+				w = bytes.Trim(w[len(p):], `"`)
+			}
+		}
+		w = bytes.TrimSuffix(bytes.TrimPrefix(w, []byte("[")), []byte("]"))
+		if !stampWord(w) {
+			return t
+		}
+		t = bytes.TrimLeft(t[end:], " ")
+	}
+	return t
+}
+
+func stampWord(w []byte) bool {
+	digit, sep := false, false
+	for _, c := range w {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == ':' || c == '-' || c == '/':
+			sep = true
+		case c == 'T' || c == 'Z' || c == '.' || c == ',' || c == '+':
+		default:
+			return false
+		}
+	}
+	return digit && sep
 }
 
 // exceptionName reports a line that starts with an exception's name and a

@@ -19,7 +19,10 @@ import (
 //     race reports from the rule above `WARNING: DATA RACE` to the closing
 //     rule; build and vet errors: `# pkg` and its `file.go:L:C:` lines.
 type goGrammar struct {
-	active  map[string]*Block // tests that started and have not ended
+	active  map[string]*Block // tests that started and have not ended, but seq
+	seq     *Block            // the test started last when no other was running
+	seqName []byte            // its name (its Block's Test is set when kept)
+	free    []*Block          // blocks of passed tests, for the next tests
 	cur     *Block            // the test the latest marker named
 	verdict *Block            // a `--- FAIL` block taking deeper lines
 	vIndent int
@@ -29,6 +32,10 @@ type goGrammar struct {
 	build   *Block
 	buildOK bool     // the `# pkg` line was followed by an error line
 	failed  []*Block // the current package's failing tests
+	// lastFail is the latest `--- FAIL` line (its span): a panic right
+	// under it quotes it, as the verdict of a test with no output of its
+	// own says nothing alone and would go with the panic explaining it.
+	lastFail Line
 }
 
 func newGoGrammar() *goGrammar { return &goGrammar{active: map[string]*Block{}} }
@@ -41,6 +48,7 @@ func (g *goGrammar) busy() bool {
 
 func (g *goGrammar) reset() {
 	clear(g.active)
+	g.seq, g.lastFail = nil, Line{}
 	g.cur, g.verdict, g.panic, g.race, g.build, g.failed = nil, nil, nil, nil, nil, nil
 }
 
@@ -81,6 +89,9 @@ func (g *goGrammar) line(l *Line, sc *scanner) bool {
 	case 'p', 'f':
 		if l.Indent == 0 && (hasPrefix(t, "panic: ") || hasPrefix(t, "fatal error: ")) {
 			g.panic, g.frames = sc.open("go", g.name(string(clip(t, 200))), "panic", KindCrash), false
+			if g.lastFail.End == l.Start && g.lastFail.End > 0 {
+				g.panic.add(&g.lastFail)
+			}
 			g.panic.add(l)
 			return true
 		}
@@ -108,9 +119,73 @@ func (g *goGrammar) line(l *Line, sc *scanner) bool {
 // name is the test a crash happened in, when a marker named one.
 func (g *goGrammar) name(what string) string {
 	if g.cur != nil {
+		g.named(g.cur)
 		return g.cur.Test
 	}
 	return what
+}
+
+// named gives b its Test, which the sequential slot leaves unset until a
+// block is kept: most tests pass, and their names cost no allocation.
+func (g *goGrammar) named(b *Block) {
+	if b == g.seq && b.Test == "" {
+		b.Test = string(g.seqName)
+	}
+}
+
+// lookup finds the running test called name.
+func (g *goGrammar) lookup(name []byte) *Block {
+	if g.seq != nil && bytes.Equal(g.seqName, name) {
+		return g.seq
+	}
+	if len(g.active) == 0 {
+		return nil
+	}
+	return g.active[string(name)]
+}
+
+// start opens the block of test name. A test started while none runs
+// takes the sequential slot (what most of a `go test -v` log is); one
+// started beside others moves the slot's test to the map first.
+func (g *goGrammar) start(name []byte) *Block {
+	var b *Block
+	if n := len(g.free); n > 0 {
+		b, g.free = g.free[n-1], g.free[:n-1]
+	} else {
+		b = &Block{}
+	}
+	b.Runner, b.Role, b.Kind = "go", "test", KindTest
+	if g.seq == nil && len(g.active) == 0 {
+		g.seq, g.seqName = b, append(g.seqName[:0], name...)
+		return b
+	}
+	if g.seq != nil {
+		g.named(g.seq)
+		g.active[g.seq.Test], g.seq = g.seq, nil
+	}
+	if len(g.active) >= 4096 { // a runaway of tests that never end
+		clear(g.active)
+	}
+	b.Test = string(name)
+	g.active[b.Test] = b
+	return b
+}
+
+// end forgets the running test called name; a passed one's block is
+// reused by a later test, as nothing kept refers to it.
+func (g *goGrammar) end(b *Block, name []byte, passed bool) {
+	if b == g.seq {
+		if !passed {
+			g.named(b)
+		}
+		g.seq = nil
+	} else {
+		delete(g.active, string(name))
+	}
+	if passed && len(g.free) < 64 {
+		*b = Block{Spans: b.Spans[:0]}
+		g.free = append(g.free, b)
+	}
 }
 
 // output gives l to the open verdict block, or to the current test.
@@ -177,18 +252,17 @@ func (g *goGrammar) marker(l *Line) bool {
 	if kw != "RUN " && kw != "CONT" && kw != "NAME" && kw != "PAUS" {
 		return false
 	}
-	name := string(bytes.TrimSpace(t[8:]))
+	name := bytes.TrimSpace(t[8:])
 	if kw == "PAUS" {
-		name = string(bytes.TrimSpace(bytes.TrimPrefix(t[8:], []byte("E"))))
+		name = bytes.TrimSpace(bytes.TrimPrefix(t[8:], []byte("E")))
 	}
 	g.verdict = nil
-	b := g.active[name]
+	b := g.lookup(name)
 	if kw == "RUN " || b == nil {
-		if len(g.active) >= 4096 { // a runaway of tests that never end
-			clear(g.active)
+		if b != nil {
+			g.end(b, name, false) // run again: its earlier output is not this run's
 		}
-		b = &Block{Runner: "go", Test: name, Role: "test", Kind: KindTest}
-		g.active[name] = b
+		b = g.start(name)
 	}
 	g.cur = b
 	if kw == "PAUS" {
@@ -203,12 +277,12 @@ func (g *goGrammar) result(l *Line, sc *scanner) bool {
 	if !ok {
 		return g.output(l)
 	}
-	b := g.active[string(nameB)]
-	if b != nil {
-		delete(g.active, string(nameB))
-	}
-	if g.cur != nil && (g.cur == b || g.cur.Test == string(nameB)) {
+	b := g.lookup(nameB)
+	if g.cur != nil && (g.cur == b || g.cur != g.seq && g.cur.Test == string(nameB)) {
 		g.cur = nil
+	}
+	if b != nil {
+		g.end(b, nameB, verdict != "FAIL")
 	}
 	g.verdict = nil
 	if verdict != "FAIL" {
@@ -224,6 +298,7 @@ func (g *goGrammar) result(l *Line, sc *scanner) bool {
 	}
 	kept.heading = b == nil || b.Lines == 0
 	kept.add(l)
+	g.lastFail = Line{Start: l.Start, End: l.End, No: l.No}
 	g.verdict, g.vIndent = kept, l.Indent
 	return true
 }
@@ -241,7 +316,7 @@ func goPackageEnd(t []byte) bool {
 
 func (g *goGrammar) endPackage() {
 	clear(g.active)
-	g.cur, g.verdict = nil, nil
+	g.seq, g.cur, g.verdict, g.lastFail = nil, nil, nil, Line{}
 }
 
 // demote turns the failures of a package that passed into verdicts: a

@@ -95,6 +95,9 @@ func (g *jvmGrammar) starts() string { return "" } // any: it checks how lines e
 
 func (g *jvmGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
+	if g.block == nil && (len(t) == 0 || t[len(t)-1] != '!' && t[len(t)-1] != 'D') {
+		return false // neither `<<< FAILURE!`, `<<< ERROR!` nor ` FAILED`
+	}
 	if g.block != nil {
 		if g.continues(l) {
 			g.block.add(l)

@@ -121,10 +121,13 @@ type ref struct {
 	b  *Block
 }
 
-// group is one failure's blocks, best first.
+// group is one failure's blocks, best first, and its bare verdict lines
+// in other streams (TAP's `not ok 5 - x` on stdout while its diagnostics
+// went to stderr): a line each, quoted with the first block.
 type group struct {
-	test string
-	refs []ref
+	test  string
+	refs  []ref
+	heads []ref
 }
 
 // classify splits the blocks: failures grouped by test in order of first
@@ -152,6 +155,7 @@ func (p *planner) classify() (groups []*group, generic, verdicts []ref) {
 			}
 		}
 	}
+	verdicts = attachHeads(groups, verdicts)
 	// A parent test that failed because a subtest did (go's TestA for
 	// TestA/sub) mostly prints a tally; its subtests explain it, so their
 	// groups go first.
@@ -160,6 +164,21 @@ func (p *planner) classify() (groups []*group, generic, verdicts []ref) {
 		return !parents[groups[i].test] && parents[groups[j].test]
 	})
 	return groups, generic, verdicts
+}
+
+// attachHeads gives each group the bare verdicts of its test that another
+// stream printed, and returns the other verdicts.
+func attachHeads(groups []*group, verdicts []ref) []ref {
+	var rest []ref
+	for _, v := range verdicts {
+		if g, ok := findGroup(groups, v.b.Test); ok && v.b.Kind == KindTest && v.b.Test != "" &&
+			v.in != g.refs[0].in && len(g.heads) < 4 {
+			g.heads = append(g.heads, v)
+			continue
+		}
+		rest = append(rest, v)
+	}
+	return rest
 }
 
 // parentTests names the groups' tests that have a subtest among them.
@@ -196,6 +215,11 @@ func (p *planner) failures(groups []*group) error {
 		share := min(max(p.budget/int64(len(groups)-i), minShare), p.block)
 		if err := p.quote(g.refs[0], share, reasonOf(g.refs[0].b)); err != nil {
 			return err
+		}
+		for _, h := range g.heads {
+			if err := p.quote(h, min(share, 512), "failure"); err != nil {
+				return err
+			}
 		}
 	}
 	for _, g := range groups {

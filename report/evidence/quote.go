@@ -269,3 +269,8 @@ func bytesList(ss ...string) [][]byte {
 	}
 	return out
 }
+
+// LineKey scores one line of quoted text as the planner does (see keyOf),
+// for renderers that shorten an excerpt further: 2 for an assertion or
+// error message, 1 for a location or stack frame, 0 for anything else.
+func LineKey(line string) int { return keyOf([]byte(line)) }

@@ -116,6 +116,25 @@ func (sc *scanner) line(l *Line) {
 	if len(l.T) > 0 {
 		first = l.T[0]
 	}
+	if sc.busyMask == 0 && passMark(l.T) {
+		// A jest, mocha or node:test `✓ title` line: no grammar opens
+		// anything on it, and no error word can start it.
+		sc.after(l)
+		return
+	}
+	if sc.busyMask&^1 == 0 && goVerdictOrRun(l.T) {
+		// Most of a `go test -v` log: no other grammar acts on these
+		// lines unless it has a block open, so only the go grammar
+		// (grammars[0]) sees them.
+		g := sc.grammars[0]
+		sc.claimed = g.line(l, sc)
+		sc.busyMask = 0
+		if g.busy() {
+			sc.busyMask = 1
+		}
+		sc.after(l)
+		return
+	}
 	for m := sc.busyMask | sc.startMask[first]; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
 		g := sc.grammars[i]
@@ -128,6 +147,32 @@ func (sc *scanner) line(l *Line) {
 			sc.busyMask &^= 1 << i
 		}
 	}
+	sc.after(l)
+}
+
+// goVerdictOrRun reports a line that is `--- PASS: `, `--- SKIP: ` or
+// `=== RUN   ` and so, when no other grammar is busy, only go's.
+func goVerdictOrRun(t []byte) bool {
+	if len(t) < 10 {
+		return false
+	}
+	switch t[0] {
+	case '-':
+		return string(t[:10]) == "--- PASS: " || string(t[:10]) == "--- SKIP: "
+	case '=':
+		return string(t[:10]) == "=== RUN   "
+	}
+	return false
+}
+
+// passMark reports a line that starts with ✓ and a blank.
+func passMark(t []byte) bool {
+	return len(t) > 4 && t[0] == 0xE2 && t[1] == 0x9C && t[2] == 0x93 && t[3] == ' '
+}
+
+// after is what every line does once the grammars have seen it: the
+// generic matcher, the head, the tail and the lines before the next one.
+func (sc *scanner) after(l *Line) {
 	if !sc.claimed {
 		sc.generic.line(l, sc)
 	} else {
@@ -223,7 +268,9 @@ func (r *ring) push(s Span) {
 		return
 	}
 	r.buf[r.first] = s
-	r.first = (r.first + 1) % len(r.buf)
+	if r.first++; r.first == len(r.buf) { // no division: every line comes here
+		r.first = 0
+	}
 }
 
 func (r *ring) spans() []Span {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/evidence"
 	"github.com/runledger/runledger/report/excerpt"
 	"github.com/runledger/runledger/report/internal/terminal"
 )
@@ -16,9 +17,9 @@ import (
 type Words interface {
 	// Cut follows a string cut to fit: n bytes went.
 	Cut(n int) string
-	// Lines stands for an excerpt's lines from index from (0-based) of
-	// total, n bytes, in run; it ends with a newline.
-	Lines(run string, x report.Excerpt, from, total int, n int64) string
+	// Lines stands for an excerpt's lines [from, to) (0-based) of total,
+	// n bytes, in run; it ends with a newline.
+	Lines(run string, x report.Excerpt, from, to, total int, n int64) string
 	// Pointer stands for an excerpt's whole text.
 	Pointer(run string, x report.Excerpt) string
 }
@@ -29,10 +30,10 @@ type markdownWords struct{}
 
 func (markdownWords) Cut(n int) string { return fmt.Sprintf("…[%d bytes omitted]…", n) }
 
-func (markdownWords) Lines(_ string, x report.Excerpt, from, total int, n int64) string {
+func (markdownWords) Lines(_ string, x report.Excerpt, from, to, total int, n int64) string {
 	where := fmt.Sprintf("%s bytes %d–%d", terminal.Clean(x.Stream, true), x.Start, x.End)
 	if x.LastLine-x.FirstLine+1 == int64(total) {
-		where = fmt.Sprintf("lines %d–%d of %s", x.FirstLine+int64(from), x.LastLine, where)
+		where = fmt.Sprintf("lines %d–%d of %s", x.FirstLine+int64(from), x.FirstLine+int64(to-1), where)
 	}
 	return fmt.Sprintf("…[%d bytes omitted: %s]…\n", n, where)
 }
@@ -97,6 +98,11 @@ func excerptCuts(c Cut, ord orders) (drop, point map[[2]int]bool) {
 	for _, x := range ord.repeats[:c.DropRepeats] {
 		drop[x] = true
 	}
+	if c.DropDuplicates {
+		for _, x := range ord.dupes {
+			drop[x] = true
+		}
+	}
 	for _, x := range ord.drop[:min(c.Pointers, len(ord.drop))] {
 		point[x] = true
 	}
@@ -123,7 +129,7 @@ func cutRun(src report.Run, i int, c Cut, w Words, drop, point map[[2]int]bool, 
 			x.Text = w.Pointer(r.ID, x)
 		default:
 			var n int64
-			x.Text, n = trimText(r.ID, x, c.Lines, c.Width, w)
+			x.Text, n = trimText(r.ID, x, c, w)
 			om.Bytes += n
 		}
 		r.Excerpts = append(r.Excerpts, x)
@@ -161,12 +167,33 @@ func countExcerpts(env *report.Envelope) int {
 // orders are an envelope's excerpts in the order cuts take them, sorted
 // once per plan rather than once per rendering tried.
 type orders struct {
-	drop, repeats [][2]int
+	drop, repeats, dupes [][2]int
 }
 
 func orderOf(env *report.Envelope) orders {
 	drop := dropOrder(env)
-	return orders{drop: drop, repeats: repeatOrder(env, drop)}
+	return orders{drop: drop, repeats: repeatOrder(env, drop), dupes: duplicates(env)}
+}
+
+// duplicates lists the excerpts whose bytes an earlier excerpt of the same
+// run already quotes (the same hash): a test run under several parents
+// (TestA/x, TestB/x) fails with the same output, and showing it once
+// loses nothing; the marker of what was left out still cites each.
+func duplicates(env *report.Envelope) [][2]int {
+	var out [][2]int
+	for i, r := range env.Runs {
+		seen := map[string]bool{}
+		for j, x := range r.Excerpts {
+			if x.SHA256 == "" {
+				continue
+			}
+			if seen[x.SHA256] {
+				out = append(out, [2]int{i, j})
+			}
+			seen[x.SHA256] = true
+		}
+	}
+	return out
 }
 
 // dropOrder lists excerpts, as [run, excerpt] indexes, in the order they
@@ -268,22 +295,36 @@ func runeCut(s string, n int) int {
 	return n
 }
 
-// trimText keeps at most maxLines lines of x.Text, each at most width
-// bytes, and returns the text and how many bytes it left out; w's
-// markers say where the rest can be read.
-func trimText(run string, x report.Excerpt, maxLines, width int, w Words) (string, int64) {
+// trimText shortens x.Text to at most c.Lines lines, each at most c.Width
+// bytes, and returns the text and how many bytes it left out; w's markers
+// say where the rest can be read. What goes first is what explains least:
+// the lines that carry the failure (see evidenceLines) stay whatever
+// c.Lines says, up to c.Evidence of them when that is set; the other
+// lines are kept nearest the evidence first, so a test's progress logging
+// far from its assertion goes before the assertion's context.
+func trimText(run string, x report.Excerpt, c Cut, w Words) (string, int64) {
 	lines := strings.SplitAfter(x.Text, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	keep := keptLines(lines, c.Lines, c.Evidence)
+	ev := evidenceLines(lines)
 	var b strings.Builder
 	var omitted int64
-	for i, ln := range lines {
-		if maxLines > 0 && i == maxLines && len(lines) > maxLines+1 {
-			rest := int64(len(strings.Join(lines[i:], "")))
-			omitted += rest
-			b.WriteString(w.Lines(run, x, i, len(lines), rest))
-			break
+	for i := 0; i < len(lines); {
+		if !keep[i] {
+			j, n := i, int64(0)
+			for ; j < len(lines) && !keep[j]; j++ {
+				n += int64(len(lines[j]))
+			}
+			omitted += n
+			b.WriteString(w.Lines(run, x, i, j, len(lines), n))
+			i = j
+			continue
+		}
+		ln, width := lines[i], c.Width
+		if ev[i] > 0 && width > 0 {
+			width *= 2 // an assertion is worth its width
 		}
 		if width > 0 && len(ln) > width+1 {
 			body := strings.TrimSuffix(ln, "\n")
@@ -292,9 +333,153 @@ func trimText(run string, x report.Excerpt, maxLines, width int, w Words) (strin
 			ln = body[:k] + w.Cut(len(body)-k) + ln[len(body):]
 		}
 		b.WriteString(ln)
+		i++
 	}
 	if omitted == 0 {
 		return x.Text, 0
 	}
 	return b.String(), omitted
+}
+
+// keptLines chooses which lines stay: every evidence line (or the
+// evidence best ones, when capped), then the others by their distance
+// to the nearest evidence line, later ones first at equal distance,
+// until maxLines are kept. A single line left out is kept instead, as its
+// marker would be no shorter.
+func keptLines(lines []string, maxLines, evidenceCap int) []bool {
+	keep := make([]bool, len(lines))
+	if maxLines <= 0 && evidenceCap <= 0 || len(lines) <= max(maxLines, 1) && evidenceCap <= 0 {
+		for i := range keep {
+			keep[i] = true
+		}
+		return keep
+	}
+	ev := evidenceLines(lines)
+	var order []int // evidence lines, best first
+	for i := range lines {
+		if ev[i] > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		if ev[order[a]] != ev[order[b]] {
+			return ev[order[a]] > ev[order[b]]
+		}
+		return order[a] > order[b]
+	})
+	if evidenceCap > 0 && len(order) > evidenceCap {
+		order = order[:evidenceCap]
+	}
+	kept := 0
+	for _, i := range order {
+		keep[i] = true
+		kept++
+	}
+	if evidenceCap == 0 {
+		dist := distances(keep)
+		rest := make([]int, 0, len(lines))
+		for i := range lines {
+			if !keep[i] {
+				rest = append(rest, i)
+			}
+		}
+		sort.SliceStable(rest, func(a, b int) bool {
+			if dist[rest[a]] != dist[rest[b]] {
+				return dist[rest[a]] < dist[rest[b]]
+			}
+			return rest[a] > rest[b]
+		})
+		for _, i := range rest {
+			if kept >= maxLines {
+				break
+			}
+			keep[i] = true
+			kept++
+		}
+	}
+	for i := 1; i+1 < len(lines); i++ {
+		if !keep[i] && keep[i-1] && keep[i+1] {
+			keep[i] = true
+		}
+	}
+	return keep
+}
+
+// distances is each line's distance to the nearest kept one.
+func distances(keep []bool) []int {
+	d := make([]int, len(keep))
+	far := len(keep) + 1
+	last := -far
+	for i := range keep {
+		if keep[i] {
+			last = i
+		}
+		d[i] = i - last
+	}
+	last = 2 * far
+	for i := len(keep) - 1; i >= 0; i-- {
+		if keep[i] {
+			last = i
+		}
+		d[i] = min(d[i], last-i)
+	}
+	return d
+}
+
+// evidenceLines ranks the lines that carry a failure: 3 for an assertion
+// or error message (or, with none, the last lines, where it stopped), 2
+// for a verdict line (`--- FAIL: TestX`, `FAIL pkg [build failed]`, `not
+// ok 5`), 1 for the location or first stack frame next to an assertion,
+// 0 for the rest: a test's progress logging, source listings, the
+// remaining frames. A text with no assertion at all keeps its last lines.
+func evidenceLines(lines []string) []int {
+	ev := make([]int, len(lines))
+	keys := make([]int, len(lines))
+	strong := false
+	for i, ln := range lines {
+		keys[i] = evidence.LineKey(ln)
+		t := strings.TrimLeft(ln, " \t")
+		switch {
+		case keys[i] == 2:
+			ev[i], strong = 3, true
+		case strings.HasPrefix(t, "--- FAIL"), strings.HasPrefix(t, "FAIL"), strings.HasPrefix(t, "not ok "),
+			strings.HasPrefix(t, "FAILED "), strings.Contains(t, "[build failed]"):
+			ev[i] = 2
+		}
+	}
+	for i := range lines {
+		if ev[i] != 3 {
+			continue
+		}
+		if i > 0 && keys[i-1] == 1 && ev[i-1] == 0 {
+			ev[i-1] = 1 // `file:line:` above its message
+		}
+		for j := i + 1; j < min(i+6, len(lines)); j++ { // the first frame below it
+			if ev[j] == 0 && keys[j] == 1 {
+				ev[j] = 1
+				break
+			}
+		}
+	}
+	for i := 1; i < len(lines); i++ {
+		heads := ev[i-1] == 3 && strings.HasSuffix(strings.TrimSpace(lines[i-1]), ":") // `Error:` over its message
+		if ev[i] == 0 && (heads || i+1 < len(lines) && ev[i-1] == 3 && ev[i+1] == 3) {
+			ev[i] = 2 // part of the message: under its heading, or between two of its lines
+		}
+	}
+	last := -1
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.TrimSpace(lines[i]) != "" {
+			last = i
+			break
+		}
+	}
+	if last >= 0 && !strong {
+		// No assertion: where the output stops is what is known of it.
+		ev[last] = max(ev[last], 3)
+		for i := last - 1; i >= max(last-2, 0); i-- {
+			ev[i] = max(ev[i], 1)
+		}
+	}
+	return ev
 }

@@ -5,15 +5,20 @@ import "github.com/runledger/runledger/report"
 // CommentLadder is how a Markdown report gives way (comment, summary,
 // terminal): failure messages and warnings over 2000 bytes are cut first
 // (one such string must not squeeze out every excerpt), then excerpts
-// shrink (a test's later excerpts left out, then fewer and narrower
-// lines, then whole excerpts left out, lowest priority first), then
-// superseded attempts go, then failure messages and warnings are cut
-// further. Status rows are never dropped.
+// quoting the same bytes as an earlier one go, then excerpts shrink: fewer and narrower lines of context (every failure keeps its
+// evidence lines, see trimText), then a test's later excerpts, then each
+// excerpt's evidence down to its eight best lines, four, two, its one best
+// (every failure keeps its assertion before any keeps more), then whole
+// excerpts, lowest priority first. Then superseded attempts go, then
+// failure messages and warnings are cut further. Status rows are never
+// dropped.
 func CommentLadder(env *report.Envelope) []Step {
 	return []Step{
 		{Set: func(c *Cut, _ int) { c.Clamp = 2000 }, N: 1, InOrder: true},
-		{Set: func(c *Cut, k int) { c.DropRepeats = k }, N: len(orderOf(env).repeats)},
+		{Set: func(c *Cut, _ int) { c.DropDuplicates = true }, N: min(len(orderOf(env).dupes), 1), InOrder: true},
 		{Set: func(c *Cut, k int) { c.Lines, c.Width = trims[k-1][0], trims[k-1][1] }, N: len(trims), InOrder: true},
+		{Set: func(c *Cut, k int) { c.DropRepeats = k }, N: len(orderOf(env).repeats)},
+		{Set: func(c *Cut, k int) { c.Evidence = evidenceCaps[k-1] }, N: len(evidenceCaps), InOrder: true},
 		{Set: func(c *Cut, k int) { c.DropExcerpts = k }, N: countExcerpts(env)},
 		{Set: func(c *Cut, k int) { c.DropSuperseded = k }, N: len(env.Superseded)},
 		{Set: func(c *Cut, k int) { c.Clamp = []int{200, 60}[k-1] }, N: 2, InOrder: true},
@@ -21,10 +26,13 @@ func CommentLadder(env *report.Envelope) []Step {
 }
 
 // trims are the excerpt shrinking steps: fewer context lines, narrower
-// lines. Before any of them, a test's later excerpts go (repeatOrder):
-// cutting excerpts to fewer lines would drop the assertion and location
-// lines the evidence planner chose for each test's first one.
+// lines. They leave out context, not evidence, so they come before a
+// test's later excerpts go (repeatOrder), which may hold evidence.
 var trims = [][2]int{{40, 400}, {20, 200}, {10, 160}, {5, 120}, {2, 120}}
+
+// evidenceCaps are how many evidence lines each excerpt keeps, once no
+// context is left to cut.
+var evidenceCaps = []int{8, 4, 2, 1}
 
 // AgentLadder is how an MCP result gives way: an agent can fetch every
 // byte left out with one call, so excerpts shrink to a few lines first,

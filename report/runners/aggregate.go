@@ -53,6 +53,7 @@ type state struct {
 	gotestsum *gotestsumParser
 	cargo     *cargoParser
 	mocha     *mochaParser
+	jest      *jestParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -61,10 +62,10 @@ type state struct {
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}}
+	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
-		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, &jestParser{},
+		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, st.jest,
 		st.mocha, &surefireParser{}, &gradleParser{},
 	}
 	return st
@@ -76,6 +77,7 @@ var npmBanner = regexp.MustCompile(`^> (\S+@\S+) \S+$`)
 
 // feed gives l to the parsers and reports whether any of them used it.
 func (st *state) feed(l *line) bool {
+	st.golang.plain.continuation(l.textB)
 	if !noFast && !st.wants(l) {
 		return false
 	}
@@ -126,8 +128,8 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" {
-		return true // both take whatever line comes next
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 {
+		return true // they take whatever line comes next
 	}
 	t := l.trimB
 	if len(t) == 0 {
@@ -136,22 +138,22 @@ func (st *state) wants(l *line) bool {
 	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) {
 		return true
 	}
-	// go and gotestsum attach `file.go:12: message` lines to failures.
-	st.onlyDecor = bytes.Contains(l.textB, []byte(".go:"))
+	// go and gotestsum attach `file.go:12: message` lines to failures;
+	// such a line starts with its path once trimmed.
+	st.onlyDecor = goPathColon(t)
 	return st.onlyDecor
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
-// two parsers that attach such lines to failures, as their feed would, but
-// copies and parses it only when one of them would keep what it says. A
-// `go test -v` log of tests that log with t.Log is mostly such lines.
+// two parsers that attach such lines to failures, as their feed would,
+// without making strings of it unless gotestsum keeps it. A `go test -v`
+// log of tests that log with t.Log is mostly such lines.
 func (st *state) decor(l *line) {
-	if !st.golang.wantsDecor() && !st.gotestsum.wantsDecor() {
-		return
-	}
-	l.materialize()
 	st.golang.feedDecor(l)
-	st.gotestsum.feedDecor(l)
+	if st.gotestsum.wantsDecor() {
+		l.materialize()
+		st.gotestsum.feedDecor(l)
+	}
 }
 
 // startWanted checks the line starts parsers look for.
@@ -172,7 +174,9 @@ func startWanted(t []byte) bool {
 	case 'D':
 		return hasPrefix(t, "DONE ") || hasPrefix(t, "Doc-tests ")
 	case 'E':
-		return hasPrefix(t, "ERROR ")
+		return hasPrefix(t, "ERROR ") || hasPrefix(t, "E ") // pytest's assertion lines
+	case '_':
+		return hasPrefix(t, "___") // pytest's failure headings
 	case 'R':
 		return hasPrefix(t, "Running ")
 	case 't':

@@ -1,8 +1,8 @@
 package runners
 
 import (
+	"bytes"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -23,16 +23,41 @@ type goAcc struct {
 	verbose          bool   // passes are printed (-v or -json), so they can be counted
 	ended            string // a bare PASS or FAIL line closed the tests
 	fails            []Failure
-	omitted          int                // failing tests past maxNamed, counted but not named
-	decor            map[string]Failure // file, line and message by test name
-	decorLast        string             // the test decorated last
-	passes           []namedPass        // for the test index
-	unnamed          bool               // a pass past maxIndexed was not named
+	omitted          int                  // failing tests past maxNamed, counted but not named
+	decor            map[string]decorNote // the chosen file:line message by test name
+	recent           recentLines          // the latest file:line lines, of one test
+	passes           []namedPass          // for the test index
+	unnamed          bool                 // a pass past maxIndexed was not named
 }
 
 // maxDecor bounds goAcc.decor: file:line output of that many tests still
 // running is kept for their failures; more is dropped, as it names nothing.
 const maxDecor = 4096
+
+// decorNote is the file:line message chosen for a test. strong marks one
+// that reads like an assertion (want, expected, got, …): a test that logs
+// progress and then fails is known by its assertion, not by its last log.
+type decorNote struct {
+	file, msg string
+	line      int
+	strong    bool
+}
+
+// decorKeep is how many of a test's latest file:line lines are kept to
+// choose its message from.
+const decorKeep = 16
+
+// recentLines holds the raw file:line lines of the test that printed
+// last, copied but not parsed: most tests pass, and a passing test's lines
+// are never read again. They are parsed when that test fails or another
+// test's lines come between (parallel tests, plain output).
+type recentLines struct {
+	owner []byte
+	buf   [decorKeep][]byte
+	n     int  // lines pushed since owner took over
+	cont  bool // the latest line ended with its colon: testify's message follows, indented
+	inErr bool // reading the `Error:` field of that message
+}
 
 func (a *goAcc) mark(l *line) {
 	a.last, a.lastSpan, a.hasLast = l.start, *spanOf(l), true
@@ -60,6 +85,7 @@ func (a *goAcc) add(verdict, name string, l *line) {
 		a.dropDecor([]byte(name))
 	case "FAIL", "fail":
 		a.fail++
+		a.flushIf([]byte(name))
 		if len(a.fails) >= maxNamed {
 			a.omitted++
 			return
@@ -81,28 +107,160 @@ func (a *goAcc) passed(skip bool, name []byte, l *line) {
 	a.dropDecor(name)
 }
 
-// dropDecor forgets the file:line output of a test that passed. Sequential
-// -v output decorates a test just before its result, so only the test
-// decorated last is looked at; interleaved output is bounded by maxDecor.
+// dropDecor forgets the file:line output of a test that passed.
 func (a *goAcc) dropDecor(name []byte) {
-	if a.decorLast != "" && string(name) == a.decorLast {
-		delete(a.decor, a.decorLast)
-		a.decorLast = ""
+	if a.recent.n > 0 && bytes.Equal(a.recent.owner, name) {
+		a.recent.n = 0
+	}
+	if len(a.decor) > 0 {
+		delete(a.decor, string(name))
 	}
 }
 
-func (a *goAcc) decorate(name, file, ln, msg string) {
+// note keeps a raw `file.go:12: message` line of test name.
+func (a *goAcc) note(name, text []byte) {
+	if len(name) == 0 || hasPrefix(skipBlanks(text), "Error Trace:") {
+		return
+	}
+	r := &a.recent
+	if r.n > 0 && !bytes.Equal(r.owner, name) {
+		a.flush()
+	}
+	if r.n == 0 {
+		r.owner = append(r.owner[:0], name...)
+	}
+	i := r.n % decorKeep
+	r.buf[i] = append(r.buf[i][:0], text...)
+	r.n++
+	end := len(text)
+	for end > 0 && text[end-1] == ' ' {
+		end--
+	}
+	r.cont, r.inErr = end > 0 && text[end-1] == ':', false
+}
+
+// skipBlanks drops the spaces and tabs b starts with.
+func skipBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+// continuation reads testify's message under an empty `file.go:12:` line
+// (`\tError Trace:\t…`, `\tError:\tNot equal:`, `\t\texpected: 2`, …):
+// the Error and Messages fields join that line's message. Any other line
+// ends it. It changes no count.
+func (a *goAcc) continuation(text []byte) {
+	r := &a.recent
+	if !r.cont || r.n == 0 {
+		return
+	}
+	if len(text) == 0 || text[0] != ' ' && text[0] != '\t' || bytes.IndexByte(text, '\t') < 0 {
+		r.cont = false
+		return
+	}
+	t := bytes.TrimSpace(text)
+	label, rest, labelled := bytes.Cut(t, []byte(":"))
+	switch {
+	case labelled && (string(label) == "Error" || string(label) == "Messages"):
+		r.inErr, t = true, bytes.TrimSpace(rest)
+	case labelled && (string(label) == "Error Trace" || string(label) == "Test"):
+		r.inErr = false
+		return
+	case !r.inErr:
+		return
+	}
+	last := &r.buf[(r.n-1)%decorKeep]
+	if len(*last) > 4096 {
+		return
+	}
+	if !bytes.HasSuffix(*last, []byte(": ")) {
+		*last = append(*last, ' ')
+	}
+	for _, f := range bytes.Fields(t) {
+		*last = append(append(*last, f...), ' ')
+	}
+	*last = bytes.TrimRight(*last, " ")
+}
+
+// flushIf chooses the message of test name now if its lines are the
+// recent ones: a failed test's lines must outlive the next test's.
+func (a *goAcc) flushIf(name []byte) {
+	if a.recent.n > 0 && bytes.Equal(a.recent.owner, name) {
+		a.flush()
+	}
+}
+
+// flush chooses the recent lines' message: the latest that reads like an
+// assertion, else the latest.
+func (a *goAcc) flush() {
+	r := &a.recent
+	if r.n == 0 {
+		return
+	}
+	var best decorNote
+	found := false
+	for k := 0; k < min(r.n, decorKeep); k++ {
+		file, ln, msg, ok := parseGoFileLine(r.buf[(r.n-1-k)%decorKeep])
+		if !ok {
+			continue
+		}
+		d := decorNote{file: string(file), msg: string(msg), line: atoi(string(ln)), strong: assertLike(msg)}
+		if !found || d.strong {
+			best, found = d, true
+		}
+		if d.strong {
+			break
+		}
+	}
+	r.n = 0
+	if found {
+		a.merge(string(r.owner), best)
+	}
+}
+
+// merge records d as test name's message unless an assertion-like one is
+// already there and d is not.
+func (a *goAcc) merge(name string, d decorNote) {
 	if name == "" {
 		return
 	}
 	if a.decor == nil {
-		a.decor = map[string]Failure{}
+		a.decor = map[string]decorNote{}
 	}
-	if _, ok := a.decor[name]; ok || len(a.decor) >= maxDecor {
+	old, had := a.decor[name]
+	if !had && len(a.decor) >= maxDecor || had && old.strong && !d.strong {
 		return
 	}
-	n, _ := strconv.Atoi(ln)
-	a.decor[name], a.decorLast = Failure{File: file, Line: n, Message: msg}, name
+	a.decor[name] = d
+}
+
+// decorate records one parsed file:line message of test name (-json
+// output, which comes parsed).
+func (a *goAcc) decorate(name, file, ln, msg string) {
+	a.merge(name, decorNote{file: file, msg: msg, line: atoi(ln), strong: assertLike([]byte(msg))})
+}
+
+// assertWords are what an assertion message says and a progress log seldom
+// does (matched without regard to case).
+var assertWords = []string{"want", "expect", "got", "actual", "assert", "mismatch", "!=", "not equal",
+	"error", "fail", "panic", "should", "unexpected", "diff", "differ"}
+
+func assertLike(msg []byte) bool {
+	var low [256]byte
+	n := copy(low[:], msg)
+	for i := range n {
+		if c := low[i]; c >= 'A' && c <= 'Z' {
+			low[i] = c + 'a' - 'A'
+		}
+	}
+	for _, w := range assertWords {
+		if bytes.Contains(low[:n], []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // close turns the accumulated results into the attempt of package pkg. A
@@ -127,9 +285,10 @@ func (a *goAcc) close(unit, pkg string, failed bool, why string, l *line) attemp
 	if known {
 		at.passed, at.skipped, at.tests = intp(a.pass), intp(a.skip), intp(a.pass+a.fail+a.skip)
 	}
+	a.flush()
 	for _, f := range a.fails {
 		d := a.decor[f.Name]
-		f.Classname, f.File, f.Line, f.Message = pkg, d.File, d.Line, d.Message
+		f.Classname, f.File, f.Line, f.Message = pkg, d.file, d.line, d.msg
 		at.failures = append(at.failures, f)
 	}
 	if failed && a.fail == 0 {
@@ -153,7 +312,7 @@ type goParser struct {
 	pkgs     map[string]*goAcc // -json, by package
 	atts     []attempt
 	cur      []byte // test named by the latest === line (-v output)
-	lastFail string // test of the latest --- FAIL line (non-verbose output)
+	lastFail []byte // test of the latest --- FAIL line (non-verbose output)
 	inRun    bool   // a === line came after the latest --- line
 	kept     int    // passing tests named for the index so far
 }
@@ -172,7 +331,8 @@ func (p *goParser) feed(l *line, ws string) bool {
 	case strings.HasPrefix(t, "=== "):
 		return p.feedMarker(l)
 	case strings.HasPrefix(t, "panic: "):
-		p.plain.decorate(p.lastFail, "", "0", t)
+		p.plain.flushIf(p.lastFail)
+		p.plain.merge(string(p.lastFail), decorNote{msg: t, strong: true})
 	default:
 		p.feedDecor(l)
 	}
@@ -211,51 +371,39 @@ func (p *goParser) feedResult(l *line) bool {
 	}
 	p.inRun = false
 	if m[1] == "FAIL" {
-		p.lastFail = m[2]
+		p.lastFail = append(p.lastFail[:0], m[2]...)
 	}
 	return true
 }
 
 // feedDecor attaches `    file_test.go:12: message` to the test it belongs
-// to: -v prints it before the test's --- line, plain output after.
+// to: -v prints it before the test's --- line, plain output after. The
+// line is copied, not parsed: see recentLines.
 func (p *goParser) feedDecor(l *line) {
-	if !strings.HasPrefix(l.text, " ") && !strings.HasPrefix(l.text, "\t") || !strings.Contains(l.text, ".go:") {
+	t := l.textB
+	if len(t) == 0 || t[0] != ' ' && t[0] != '\t' || !goPathColon(skipBlanks(t)) {
 		return
 	}
-	if !p.wantsDecor() {
-		return
+	p.plain.note(p.decorName(), t)
+}
+
+// goPathColon reports a line that starts with a path byte and whose first
+// colon follows `.go`: what a `file.go:12: message` line, the only kind
+// parseGoFileLine accepts, looks like once its blanks are dropped.
+func goPathColon(t []byte) bool {
+	if len(t) == 0 || !isPathByte(t[0]) {
+		return false
 	}
-	file, ln, msg, ok := parseGoFileLine(l.text)
-	if !ok {
-		return
-	}
-	p.plain.decorate(p.decorName(), file, ln, msg)
+	i := bytes.IndexByte(t, ':')
+	return i >= 4 && string(t[i-3:i]) == ".go"
 }
 
 // decorName is the test a file:line line belongs to.
-func (p *goParser) decorName() string {
+func (p *goParser) decorName() []byte {
 	if p.inRun {
-		return string(p.cur)
+		return p.cur
 	}
 	return p.lastFail
-}
-
-// wantsDecor reports whether decorate would keep a file:line line now: the
-// test it belongs to has none yet (only its first is kept).
-func (p *goParser) wantsDecor() bool {
-	a := &p.plain
-	if p.inRun {
-		if len(p.cur) == 0 {
-			return false
-		}
-		_, seen := a.decor[string(p.cur)] // no allocation: the conversion is a map key
-		return !seen && len(a.decor) < maxDecor
-	}
-	if p.lastFail == "" {
-		return false
-	}
-	_, seen := a.decor[p.lastFail]
-	return !seen && len(a.decor) < maxDecor
 }
 
 func (p *goParser) feedPackage(l *line, ws string) bool {
@@ -274,7 +422,8 @@ func (p *goParser) feedPackage(l *line, ws string) bool {
 	} else {
 		return false
 	}
-	p.plain, p.lastFail, p.cur = goAcc{}, "", p.cur[:0]
+	p.plain = goAcc{recent: recentLines{owner: p.plain.recent.owner[:0], buf: p.plain.recent.buf}}
+	p.lastFail, p.cur = p.lastFail[:0], p.cur[:0]
 	return true
 }
 

@@ -1,16 +1,17 @@
 package runners
 
-import "strings"
+import "encoding/binary"
 
 // parseGoFileLine matches goFileLine, `^\s+([\w./-]+\.go):(\d+): ?(.*)$`,
 // without a regexp: it runs on every t.Log line of a verbose log.
-func parseGoFileLine(s string) (file, ln, msg string, ok bool) {
+func parseGoFileLine[T string | []byte](s T) (file, ln, msg T, ok bool) {
+	var none T
 	i := 0
 	for i < len(s) && isRE2Space(s[i]) {
 		i++
 	}
 	if i == 0 {
-		return "", "", "", false
+		return none, none, none, false
 	}
 	j := i
 	for j < len(s) && isPathByte(s[j]) {
@@ -19,19 +20,24 @@ func parseGoFileLine(s string) (file, ln, msg string, ok bool) {
 	// The path is the longest run of path bytes; the regexp backtracks to
 	// the last `.go` followed by `:` and digits, but a path byte run cannot
 	// hold a ':', so the run must end exactly at `.go` and a ':' follow.
-	if j-i < 4 || s[j-3:j] != ".go" || j >= len(s) || s[j] != ':' {
-		return "", "", "", false
+	if j-i < 4 || string(s[j-3:j]) != ".go" || j >= len(s) || s[j] != ':' {
+		return none, none, none, false
 	}
 	k := j + 1
 	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
 		k++
 	}
 	if k == j+1 || k >= len(s) || s[k] != ':' {
-		return "", "", "", false
+		return none, none, none, false
 	}
-	rest := strings.TrimPrefix(s[k+1:], " ")
-	if strings.ContainsRune(rest, '\n') {
-		return "", "", "", false // `.` does not match a newline
+	rest := s[k+1:]
+	if len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
+	for i := range len(rest) {
+		if rest[i] == '\n' {
+			return none, none, none, false // `.` does not match a newline
+		}
 	}
 	return s[i:j], s[j+1 : k], rest, true
 }
@@ -47,9 +53,21 @@ func isRE2Space(c byte) bool { return re2Space[c] }
 var re2Space = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': true}
 
 // nonSpace returns the length of the run of non-\s bytes at the start of b.
+// It runs on every test name of a verbose log, so it looks at eight bytes
+// at once for one at most ' ' (every \s byte is), and at single bytes only
+// in the word that may hold one.
 func nonSpace(b []byte) int {
-	for i, c := range b {
-		if c <= ' ' && isRE2Space(c) { // every \s byte is at most ' '
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		// A byte below 0x21 sets its high bit here; bytes at or above 0x80
+		// may flag a neighbour, never hide one, and are checked one by one.
+		if (w-0x2121212121212121)&^w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c <= ' ' && isRE2Space(c) {
 			return i
 		}
 	}

@@ -10,6 +10,7 @@ var (
 	jestSuites = regexp.MustCompile(`^Test Suites:\s+((?:\d+ \w+, )*)(\d+) total$`)
 	jestItem   = regexp.MustCompile(`(\d+) (\w+)`)
 	jestFail   = regexp.MustCompile(`^● (.+)$`)
+	jestFrame  = regexp.MustCompile(`^\d+ \|`) // a code frame's line, `12 |     expect(x)`
 	jestSuite  = regexp.MustCompile(`^FAIL\s+(\S+\.[cm]?[jt]sx?)$`)
 )
 
@@ -21,12 +22,18 @@ type jestParser struct {
 	suite        string // file of the latest `FAIL ./x.test.js` line
 	fails        failSet
 	atts         []attempt
+	msgLeft      int // lines under the latest failure heading still read for its message
 }
 
 func (p *jestParser) name() string { return "jest" }
 
 func (p *jestParser) feed(l *line, ws string) bool {
 	t := l.trim
+	if p.msgLeft > 0 && !strings.HasPrefix(t, "● ") {
+		// Only the message: lines that count are read on below, as
+		// Verify, which sees only those, reads them.
+		p.message(t)
+	}
 	switch {
 	case strings.HasPrefix(t, "● "):
 		return p.feedFail(l)
@@ -58,8 +65,38 @@ func (p *jestParser) feedFail(l *line) bool {
 	if m[1] == "Test suite failed to run" {
 		p.suiteErrs++
 	}
+	n := len(p.fails.list)
 	p.fails.add(f)
+	p.msgLeft = 0
+	if len(p.fails.list) > n {
+		p.msgLeft = 8
+	}
 	return true
+}
+
+// message reads the lines under a failure heading: the matcher's line
+// (`expect(received).toBe(expected)`, or the error thrown) and its
+// `Expected:` and `Received:` lines, up to the code frame or the stack.
+func (p *jestParser) message(t string) {
+	p.msgLeft--
+	if t == "" {
+		return
+	}
+	if len(p.fails.list) == 0 { // a summary took them
+		p.msgLeft = 0
+		return
+	}
+	if strings.HasPrefix(t, "at ") || strings.HasPrefix(t, ">") || jestFrame.MatchString(t) {
+		p.msgLeft = 0
+		return
+	}
+	f := &p.fails.list[len(p.fails.list)-1]
+	switch {
+	case f.Message == "":
+		f.Message = t
+	case strings.HasPrefix(t, "Expected") || strings.HasPrefix(t, "Received"):
+		f.Message += "; " + t
+	}
 }
 
 // close ends a run. A suite that failed to run fails no test, so it counts

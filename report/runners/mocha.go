@@ -23,6 +23,7 @@ type mochaParser struct {
 	title   []string // a title still being read
 	span    *Span
 	atts    []attempt
+	msgLeft int // lines under the latest failure title still read for its message
 }
 
 func (p *mochaParser) name() string { return "mocha" }
@@ -32,6 +33,9 @@ func (p *mochaParser) feed(l *line, ws string) bool {
 	if p.title != nil {
 		p.continueTitle(l)
 		return true
+	}
+	if p.msgLeft > 0 {
+		p.message(t) // changes no count: the line is read on as Verify reads it
 	}
 	if !startsDigit(t) {
 		return false
@@ -78,8 +82,33 @@ func (p *mochaParser) continueTitle(l *line) {
 	p.span.End, p.span.LastLine = l.end, l.num
 	if strings.HasSuffix(t, ":") {
 		p.open.failures = append(p.open.failures, Failure{Name: strings.Join(p.title, " "), Span: p.span})
-		p.title = nil
+		p.title, p.msgLeft = nil, 6
 		p.failing = len(p.open.failures) < *p.open.failed
+	}
+}
+
+// message reads the lines under a failure title: the error thrown
+// (`AssertionError [ERR_ASSERTION]: Expected values to be strictly
+// equal:`) and, when it ends with a colon, the line that says how.
+func (p *mochaParser) message(t string) {
+	p.msgLeft--
+	if t == "" {
+		return
+	}
+	if p.open == nil || len(p.open.failures) == 0 || strings.HasPrefix(t, "at ") || strings.HasPrefix(t, "+ expected") ||
+		mochaTitle.MatchString(t) {
+		p.msgLeft = 0
+		return
+	}
+	f := &p.open.failures[len(p.open.failures)-1]
+	switch {
+	case f.Message == "":
+		f.Message = t
+	case strings.HasSuffix(f.Message, ":"):
+		f.Message += " " + t
+	}
+	if !strings.HasSuffix(f.Message, ":") {
+		p.msgLeft = 0
 	}
 }
 
@@ -87,7 +116,7 @@ func (p *mochaParser) close() {
 	if p.open != nil {
 		p.open.unit = suiteKey(p.open.unit, *p.open.tests)
 		p.atts = append(p.atts, *p.open)
-		p.open, p.failing, p.title = nil, false, nil
+		p.open, p.failing, p.title, p.msgLeft = nil, false, nil, 0
 	}
 }
 

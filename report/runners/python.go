@@ -15,20 +15,30 @@ var (
 // pytestParser reads the final `=== 1 failed, 2 passed in 0.12s ===` line and
 // the short summary's `FAILED path::test - message` lines before it.
 type pytestParser struct {
-	fails failSet
-	atts  []attempt
+	fails   failSet
+	atts    []attempt
+	section string            // the test of the latest `____ test ____` heading
+	firstE  map[string]string // its first `E   ` line, by test
 }
+
+// maxSections bounds pytestParser.firstE.
+const maxSections = 1000
 
 func (p *pytestParser) name() string { return "pytest" }
 
 func (p *pytestParser) feed(l *line, ws string) bool {
 	t := l.trim
+	p.assertion(t) // changes no count: the line is read on as Verify reads it
 	if !strings.HasPrefix(t, "FAILED ") && !strings.HasPrefix(t, "ERROR ") && !startsDigit(t) && !strings.HasPrefix(t, "=") {
 		return false
 	}
 	if m := pytestShort.FindStringSubmatch(t); m != nil && isNodeID(m[2]) {
-		file, _, _ := strings.Cut(m[2], "::")
-		p.fails.add(Failure{Name: m[2], File: file, Message: m[3], Span: spanOf(l)})
+		file, test, _ := strings.Cut(m[2], "::")
+		msg := m[3]
+		if e := p.firstE[strings.ReplaceAll(test, "::", ".")]; e != "" && (msg == "" || strings.HasSuffix(msg, "...")) {
+			msg = e // the short summary cuts its message to the terminal's width
+		}
+		p.fails.add(Failure{Name: m[2], File: file, Message: msg, Span: spanOf(l)})
 		return true
 	}
 	padded := strings.HasPrefix(t, "=") && strings.HasSuffix(t, "=")
@@ -43,6 +53,23 @@ func (p *pytestParser) feed(l *line, ws string) bool {
 	return true
 }
 
+// assertion follows the failure sections: a `____ test ____` heading and
+// the first `E   ` line under it, the assertion the short summary line
+// may have cut. It changes no count, only messages.
+func (p *pytestParser) assertion(t string) {
+	switch {
+	case strings.HasPrefix(t, "___") && strings.HasSuffix(t, "___"):
+		p.section = strings.Trim(t, "_ ")
+	case strings.HasPrefix(t, "E ") && p.section != "":
+		if p.firstE == nil {
+			p.firstE = map[string]string{}
+		}
+		if _, ok := p.firstE[p.section]; !ok && len(p.firstE) < maxSections {
+			p.firstE[p.section] = strings.TrimSpace(t[1:])
+		}
+	}
+}
+
 func (p *pytestParser) count(ws, items string) attempt {
 	n := map[string]int{}
 	for _, m := range pytestItem.FindAllStringSubmatch(items, -1) {
@@ -51,6 +78,7 @@ func (p *pytestParser) count(ws, items string) attempt {
 	passed, skipped := n["passed"]+n["xpassed"], n["skipped"]+n["xfailed"]
 	total := passed + skipped + n["failed"] + n["error"]
 	om := p.fails.omitted
+	p.section, p.firstE = "", nil
 	return attempt{unit: suiteKey(ws, total), tests: intp(total),
 		passed: intp(passed), failed: intp(n["failed"]), skipped: intp(skipped),
 		errors: intp(n["error"]), failures: p.fails.take(), omitted: om}

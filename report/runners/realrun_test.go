@@ -109,6 +109,20 @@ func TestSub(t *testing.T) {
 	t.Run("ok", func(t *testing.T) {})
 	t.Run("bad", func(t *testing.T) { t.Error("sub broke") })
 }
+
+func TestLogsThenFails(t *testing.T) {
+	for i := 0; i < 12; i++ {
+		t.Logf("line %02d SKU-%05d qty=25", i, i)
+	}
+	t.Errorf("Total(350 units) = %d, want %d", 350000, 297500)
+	t.Log("cleanup done")
+}
+
+// TestLabelled fails as testify's assert.Equal reports: an empty first
+// line, then labelled fields.
+func TestLabelled(t *testing.T) {
+	t.Errorf("\n\tError Trace:\t/src/fix/fix_test.go:37\n\tError:      \tNot equal: \n\t            \texpected: 2\n\t            \tactual  : 3\n\tTest:       \tTestLabelled")
+}
 `,
 	"good/good_test.go":     "package good\n\nimport \"testing\"\n\nfunc TestGood(t *testing.T) {}\n",
 	"panicky/panic_test.go": "package panicky\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n\nfunc TestPanic(t *testing.T) { panic(\"boom\") }\n",
@@ -124,19 +138,19 @@ func TestGoReal(t *testing.T) {
 	writeFiles(t, dir, goFixture)
 	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
 	// -json reports a subtest before its parent, the text output after it.
-	fails := []string{"example.com/fix/broken", "TestFail", "TestSub", "TestSub/bad", "TestPanic"}
-	jsonFails := []string{"example.com/fix/broken", "TestFail", "TestSub/bad", "TestSub", "TestPanic"}
+	fails := []string{"example.com/fix/broken", "TestFail", "TestSub", "TestSub/bad", "TestLogsThenFails", "TestLabelled", "TestPanic"}
+	jsonFails := []string{"example.com/fix/broken", "TestFail", "TestSub/bad", "TestSub", "TestLogsThenFails", "TestLabelled", "TestPanic"}
 	cases := []struct {
 		name string
 		args []string
 		want want
 	}{
 		{"plain", []string{"test", "-count=1", "./..."},
-			want{"go", -1, -1, 4, -1, 1, fails, nil, 4}},
+			want{"go", -1, -1, 6, -1, 1, fails, nil, 4}},
 		{"verbose", []string{"test", "-count=1", "-v", "./..."},
-			want{"go", 9, 4, 4, 1, 1, fails, nil, 4}},
+			want{"go", 11, 4, 6, 1, 1, fails, nil, 4}},
 		{"json", []string{"test", "-count=1", "-json", "./..."},
-			want{"go", 9, 4, 4, 1, 1, jsonFails, nil, 4}},
+			want{"go", 11, 4, 6, 1, 1, jsonFails, nil, 4}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,6 +159,17 @@ func TestGoReal(t *testing.T) {
 			check(t, s, c.want, log)
 			if f := findFailure(s, "TestFail"); f == nil || f.File != "fix_test.go" || f.Line != 8 {
 				t.Errorf("TestFail location = %+v, want fix_test.go:8", f)
+			}
+			// The message is the assertion, not the first or last log line.
+			if f := findFailure(s, "TestLogsThenFails"); f == nil || f.Line != 22 ||
+				f.Message != "Total(350 units) = 350000, want 297500" {
+				t.Errorf("TestLogsThenFails = %+v, want its assertion at fix_test.go:22", f)
+			}
+			if f := findFailure(s, "TestLabelled"); c.name != "json" && (f == nil || f.Message != "Not equal: expected: 2 actual : 3") {
+				t.Errorf("TestLabelled = %+v, want testify's fields as the message", f)
+			}
+			if f := findFailure(s, "TestPanic"); c.name != "json" && (f == nil || !strings.HasPrefix(f.Message, "panic: boom")) {
+				t.Errorf("TestPanic = %+v, want its panic as the message", f)
 			}
 		})
 	}
@@ -384,4 +409,34 @@ func TestPytestTwoSuites(t *testing.T) {
 		log = append(log, runTool(t, dir, nil, py, "-m", "pytest", "-p", "no:cacheprovider", suite)...)
 	}
 	check(t, scanBytes(t, log), want{"pytest", 5, 4, 1, 0, 0, []string{"unit/test_a.py::test_bad"}, nil, 2}, log)
+}
+
+// TestPytestCutMessage: pytest cuts the short summary's message to the
+// terminal's width; the failure's message is then its first `E` line.
+func TestPytestCutMessage(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		t.Skipf("pytest is not installed for %s: %v", py, err)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"test_stock.py": `import pytest
+
+class OutOfStock(Exception):
+    pass
+
+def take(n, left):
+    if n > left:
+        raise OutOfStock("cannot take %d pears from the crate of the north warehouse: only %d left" % (n, left))
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_take(n):
+    take(n, 3)
+`})
+	log := runTool(t, dir, []string{"COLUMNS=80"}, py, "-m", "pytest", "-p", "no:cacheprovider")
+	s := scanBytes(t, log)
+	check(t, s, want{"pytest", 2, 1, 1, 0, 0, []string{"test_stock.py::test_take[5]"}, nil, 1}, log)
+	const full = "test_stock.OutOfStock: cannot take 5 pears from the crate of the north warehouse: only 3 left"
+	if f := findFailure(s, "test_stock.py::test_take[5]"); f == nil || f.Message != full {
+		t.Errorf("failure = %+v, want the message %q\nlog:\n%s", f, full, log)
+	}
 }

@@ -10,7 +10,7 @@
 # The sample projects live in a FIXED directory (/tmp/runledger-corpus-native, wiped first) so
 # that absolute paths printed by the runners are the same on every regeneration.
 # Needs: go, /usr/bin/python3 with pytest (apt-get install python3-pytest), cargo (offline, no
-# crates), gcc with libasan, make, perl prove.
+# crates), gcc with libasan, make, cmake (ctest), perl prove.
 set -uo pipefail
 
 GEN=$(cd "$(dirname "$0")" && pwd)
@@ -1185,11 +1185,228 @@ EOF
 }
 
 # ---------------------------------------------------------------------------------------------
+case_go_multi_panic() {
+	local d=go-multi-panic
+	gomod $d example.com/plugins
+	for p in alpha gamma; do
+		w $d/$p/${p}_test.go <<EOF
+package $p
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestLoad(t *testing.T) {
+	for i := 0; i < 1500; i++ {
+		t.Run(fmt.Sprintf("plugin%04d", i), func(t *testing.T) { t.Logf("loaded plugin %d of 1500", i) })
+	}
+}
+EOF
+	done
+	w $d/beta/registry_test.go <<'EOF'
+package beta
+
+import (
+	"testing"
+	"time"
+)
+
+type registry struct{ byName map[string]int }
+
+func (r *registry) add(name string) { r.byName[name]++ }
+
+func TestSlowLookup(t *testing.T) { t.Parallel(); time.Sleep(50 * time.Millisecond) }
+
+func TestRegisterTwice(t *testing.T) {
+	t.Parallel()
+	var r registry // the map is never made
+	time.Sleep(10 * time.Millisecond)
+	r.add("alpha")
+}
+EOF
+	capture $d $d go test -v ./...
+	want $d "go test -v" "three packages run; beta's TestRegisterTwice (parallel, no output of its own) writes to a nil map and panics between two packages of 1500 logging subtests" \
+		"--- FAIL: TestRegisterTwice" \
+		"panic: assignment to entry in nil map" \
+		"go-multi-panic/beta/registry_test.go:18"
+}
+
+# ---------------------------------------------------------------------------------------------
+case_prove_parallel() {
+	local d=prove-parallel
+	w $d/lib/Conf.pm <<'EOF'
+package Conf;
+use strict;
+use warnings;
+use JSON::PP;
+
+sub parse {
+    my ($text) = @_;
+    return JSON::PP->new->decode($text);
+}
+
+1;
+EOF
+	w $d/t/conf.t <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 6;
+use lib 'lib';
+use Conf;
+
+for my $i (1 .. 4) {
+    is(Conf::parse(qq({"n": $i}))->{n}, $i, "number $i round-trips");
+}
+my $c = eval { Conf::parse('{"name": "api"} {"name": "web"}') };
+ok(defined $c, 'two documents in one file are read') or diag("parse error: $@");
+is(Conf::parse('{"port": 8080}')->{port}, 8080, 'port');
+EOF
+	for i in $(seq 1 60); do
+		w $d/t/basic$i.t <<EOF
+use strict;
+use warnings;
+use Test::More tests => 12;
+ok(1, 'loads $i') for 1 .. 4;
+is(1 + $i, $i + 1, 'arithmetic $i') for 1 .. 4;
+like("v$i", qr/^v\d/, 'version $i') for 1 .. 4;
+EOF
+	done
+	capture $d $d prove -v -j2 t/
+	want $d "prove -v -j2 (TAP)" "Conf::parse reads one JSON document; test 5 of t/conf.t gives it two: not ok on stdout, its diagnostics on stderr, among 60 passing files run two at a time" \
+		"not ok 5 - two documents in one file are read" \
+		"#   Failed test 'two documents in one file are read'" \
+		"# parse error: garbage after JSON object, at character offset 17"
+}
+
+# ---------------------------------------------------------------------------------------------
+case_logger_error() {
+	local d=logger-error
+	w $d/ingest.py <<'EOF'
+import errno
+import logging
+import os
+import sys
+
+logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                    format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+log = logging.getLogger("worker")
+storage = logging.getLogger("storage")
+
+
+def write(seg):
+    if seg == 1717:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/var/lib/ingest/seg-%d" % seg)
+
+
+for seg in range(3000):
+    try:
+        write(seg)
+        log.info("segment %d of 3000 written, 512 records, checksum ok", seg)
+    except OSError as e:
+        storage.error("write %s failed: %s", e.filename, e.strerror)
+        failed = seg
+log.critical("giving up: segment %d was not written", failed)
+sys.exit(2)
+EOF
+	capture $d $d "$PY" ingest.py
+	want $d "python logging (no runner)" "an ingest script logs 3000 INFO lines with time stamps; one ERROR line deep inside says why it exits 2" \
+		"ERROR storage: write /var/lib/ingest/seg-1717 failed: No space left on device" \
+		"CRITICAL worker: giving up: segment 1717 was not written"
+}
+
+# ---------------------------------------------------------------------------------------------
+case_ctest_asan() {
+	local d=ctest-asan
+	w $d/CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(ringbuf C)
+enable_testing()
+add_compile_options(-fsanitize=address -fno-omit-frame-pointer -g)
+add_link_options(-fsanitize=address)
+add_library(ring ring.c)
+add_executable(test_pop test_pop.c)
+target_link_libraries(test_pop ring)
+foreach(n RANGE 1 400)
+  add_test(NAME pop_${n} COMMAND test_pop ${n})
+endforeach()
+add_executable(test_wrap test_wrap.c)
+target_link_libraries(test_wrap ring)
+add_test(NAME wrap COMMAND test_wrap)
+EOF
+	w $d/ring.h <<'EOF'
+#ifndef RING_H
+#define RING_H
+typedef struct { int *buf; int cap, head, len; } ring;
+ring *ring_new(int cap);
+void ring_push(ring *r, int v);
+int ring_pop(ring *r);
+void ring_free(ring *r);
+#endif
+EOF
+	w $d/ring.c <<'EOF'
+#include <stdlib.h>
+#include "ring.h"
+
+ring *ring_new(int cap) {
+	ring *r = calloc(1, sizeof *r);
+	r->buf = malloc(sizeof(int) * cap);
+	r->cap = cap;
+	return r;
+}
+
+void ring_push(ring *r, int v) {
+	/* wraps at cap + 1: the last push writes one element past the buffer */
+	r->buf[(r->head + r->len) % (r->cap + 1)] = v;
+	if (r->len < r->cap) r->len++;
+}
+
+int ring_pop(ring *r) {
+	int v = r->buf[r->head];
+	r->head = (r->head + 1) % r->cap;
+	r->len--;
+	return v;
+}
+
+void ring_free(ring *r) { free(r->buf); free(r); }
+EOF
+	w $d/test_pop.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include "ring.h"
+int main(int argc, char **argv) {
+	int n = argc > 1 ? atoi(argv[1]) % 8 + 1 : 4;
+	ring *r = ring_new(8);
+	for (int i = 0; i < n; i++) ring_push(r, i);
+	for (int i = 0; i < n; i++) if (ring_pop(r) != i) { printf("pop %d wrong\n", i); return 1; }
+	ring_free(r);
+	return 0;
+}
+EOF
+	w $d/test_wrap.c <<'EOF'
+#include <stdio.h>
+#include "ring.h"
+int main(void) {
+	ring *r = ring_new(8);
+	for (int i = 0; i < 9; i++) { printf("push %d\n", i); ring_push(r, i); }
+	ring_free(r);
+	return 0;
+}
+EOF
+	(cd "$WORK/$d" && cmake -S . -B build >/dev/null && cmake --build build >/dev/null) || { echo "  $d: build failed" >&2; errors=$((errors + 1)); return; }
+	capture $d $d/build ctest --output-on-failure
+	want $d "ctest + AddressSanitizer" "ring_push wraps at cap+1: test wrap's ninth push writes past the heap buffer, among 400 passing ctest tests" \
+		"ERROR: AddressSanitizer: heap-buffer-overflow" \
+		"in ring_push /tmp/runledger-corpus-native/ctest-asan/ring.c:13" \
+		"SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/runledger-corpus-native/ctest-asan/ring.c:13 in ring_push"
+}
+
+# ---------------------------------------------------------------------------------------------
 ALL=(go-plain go-v-subtests go-v-parallel go-json go-panic go-race go-build-error
 	go-large-start go-large-middle go-large-end go-spread
 	pytest-basic pytest-multi pytest-collect-error pytest-large unittest stderr-traceback
 	cargo-fail cargo-compile-error cargo-workspace c-asan c-segv prove-tap
-	go-signal-small unknown-runner)
+	go-signal-small unknown-runner go-multi-panic prove-parallel logger-error ctest-asan)
 
 run_case() {
 	case $1 in

@@ -1,0 +1,116 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/runledger/runledger/report"
+)
+
+// tLogTest is a go test -v failure that logs n progress lines and then
+// fails: its assertion and verdict are the last lines.
+func tLogTest(name string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "=== RUN   %s\n", name)
+	for i := range n {
+		fmt.Fprintf(&b, "    cart_test.go:%d: line %02d SKU-%05d qty=25 price=1000\n", 20+i, i, i)
+	}
+	fmt.Fprintf(&b, "    cart_test.go:34: Total(350 units) = 350000, want 297500\n--- FAIL: %s (0.00s)\n", name)
+	return b.String()
+}
+
+// TestTrimKeepsEvidence: shortening an excerpt leaves out progress
+// logging far from the failure, never the assertion, its location or the
+// verdict; capped, the assertion is the last to go.
+func TestTrimKeepsEvidence(t *testing.T) {
+	raw := tLogTest("TestCart", 60)
+	x := fixtureExcerpt("stdout", 0, 1, "failure", raw)
+	tests := []struct {
+		name       string
+		cut        Cut
+		want, gone []string
+		maxLines   int // lines of text, markers included
+	}{
+		{"context trimmed", Cut{Lines: 10, Width: 160},
+			[]string{"Total(350 units) = 350000, want 297500", "--- FAIL: TestCart", "line 59 SKU-00059"},
+			[]string{"line 00 SKU-00000", "line 30 SKU-00030"}, 12},
+		{"evidence only", Cut{Lines: 2, Width: 120, Evidence: 2},
+			[]string{"Total(350 units) = 350000, want 297500", "--- FAIL: TestCart"},
+			[]string{"line 59 SKU-00059"}, 4},
+		{"the assertion alone", Cut{Lines: 2, Width: 120, Evidence: 1},
+			[]string{"Total(350 units) = 350000, want 297500"},
+			[]string{"--- FAIL: TestCart", "line 00"}, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text, n := trimText("r1", x, tc.cut, markdownWords{})
+			if n == 0 {
+				t.Fatalf("nothing left out of %d lines", strings.Count(raw, "\n"))
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q left out:\n%s", w, text)
+				}
+			}
+			for _, g := range tc.gone {
+				if strings.Contains(text, g) {
+					t.Errorf("%q kept:\n%s", g, text)
+				}
+			}
+			if k := strings.Count(text, "\n"); k > tc.maxLines {
+				t.Errorf("%d lines, want at most %d:\n%s", k, tc.maxLines, text)
+			}
+			if strings.Count(text, "bytes omitted: lines") == 0 {
+				t.Errorf("no marker says which lines went:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestMarkdownKeepsEveryAssertion: a comment shows every failing test's
+// assertion when their excerpts fit at all; with more tests than room, no
+// test's context is shown while another test's assertion is left out; a
+// body with room to spare leaves out no verdict line.
+func TestMarkdownKeepsEveryAssertion(t *testing.T) {
+	for _, tc := range []struct {
+		tests, logs, budget int
+		all                 bool // every assertion fits
+	}{
+		{1, 400, 16384, true}, {12, 40, 16384, true}, {20, 30, 16384, true}, {30, 30, 16384, false}, {40, 10, 8192, false},
+	} {
+		t.Run(fmt.Sprintf("%d tests of %d log lines in %d bytes", tc.tests, tc.logs, tc.budget), func(t *testing.T) {
+			r := fixtureRun("unit", 1, "failed", intp(1))
+			var at int64
+			for i := range tc.tests {
+				raw := tLogTest(fmt.Sprintf("TestCart%02d", i), tc.logs)
+				x := fixtureExcerpt("stdout", at, at/10+1, "failure", raw)
+				x.Test = fmt.Sprintf("TestCart%02d", i)
+				r.Excerpts = append(r.Excerpts, x)
+				at += int64(len(raw)) + 1000
+			}
+			env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
+			body, err := Markdown(env, Options{Budget: tc.budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(body) > tc.budget {
+				t.Fatalf("body is %d bytes, over %d", len(body), tc.budget)
+			}
+			md, _, _ := strings.Cut(body, "<!-- runledger:envelope -->")
+			n := strings.Count(md, "Total(350 units) = 350000, want 297500")
+			if tc.all && n != tc.tests {
+				t.Errorf("%d of %d assertions in the comment (%d bytes of %d)", n, tc.tests, len(body), tc.budget)
+			}
+			if n < tc.tests && strings.Contains(md, " SKU-") {
+				t.Errorf("%d of %d assertions shown, but context lines are too:\n%s", n, tc.tests, md)
+			}
+			if n == 0 {
+				t.Errorf("no assertion in the comment")
+			}
+			if len(body) < tc.budget*9/10 && strings.Count(md, "--- FAIL: TestCart") != tc.tests {
+				t.Errorf("a %d-byte body of %d left out a verdict line", len(body), tc.budget)
+			}
+		})
+	}
+}
