@@ -3,7 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/runledger/runledger/report"
@@ -224,7 +223,7 @@ func textLogs(b *strings.Builder, p paint, r report.Run) {
 	for _, s := range streamOrder(r.Logs) {
 		l := r.Logs[s]
 		if dir == "" && l.Path != "" {
-			dir = filepath.Dir(l.Path) + string(filepath.Separator)
+			dir = dirOf(l.Path)
 		}
 		if !sizeShown(r.Logs, s) {
 			continue
@@ -243,4 +242,10 @@ func textLogs(b *strings.Builder, p paint, r report.Run) {
 		line += " in " + plain(dir, 200)
 	}
 	b.WriteString("  " + p.style(dim, line) + "\n")
+}
+
+// dirOf is the directory part of a path the envelope holds, with its own
+// separator: the envelope may come from another OS than the reader's.
+func dirOf(p string) string {
+	return p[:strings.LastIndexAny(p, "/\\")+1]
 }
