@@ -105,7 +105,7 @@ func TestActionBaseline(t *testing.T) {
 	if bl == nil || bl.State != "compared" || bl.Commit != baseCommit || bl.Missing != 1 || len(bl.Fixed) != 1 || bl.Fixed[0].Name != "TestFixed" {
 		t.Fatalf("baseline %+v", bl)
 	}
-	if body := onlyComment(t, gh); !strings.Contains(body, "`TestAlready` _also fails on f95f852_") || !strings.Contains(body, "`TestBreaks` _new_") ||
+	if body := onlyComment(t, gh); !strings.Contains(body, "`TestAlready` _also fails on f95f852_") || !strings.Contains(body, "`TestBreaks` **new**") ||
 		!strings.Contains(body, "Compared with `f95f852`") ||
 		!strings.Contains(body, fmt.Sprintf("[job log](%s/%s/actions/runs/%s/job/%d)", gh.ServerURL(), repo, runID, job)) {
 		t.Errorf("the comment does not say which commit it compared with:\n%s", body)

@@ -1,6 +1,7 @@
 package peers
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -108,21 +109,30 @@ func pageHeight(source string) int {
 	return min(16000, 240+30*lines)
 }
 
-// chrome runs headless Chromium once on a closed network with a fresh
-// profile and returns its stdout.
+// chrome runs headless Chromium on a closed network with a fresh profile
+// and returns its stdout. Chromium that dies of a signal (it segfaults now
+// and then on a loaded machine, whatever the page) is started again, at
+// most three times in all; any other failure is the test's.
 func chrome(t *testing.T, chromium string, args ...string) string {
 	t.Helper()
-	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--hide-scrollbars", "--user-data-dir=" + t.TempDir()}
-	cmd := exec.Command(chromium, append(flags, args...)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	for try := 1; ; try++ {
+		flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+			"--disable-background-networking", "--disable-component-update", "--disable-sync",
+			"--hide-scrollbars", "--user-data-dir=" + t.TempDir()}
+		cmd := exec.Command(chromium, append(flags, args...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return string(out)
+		case errors.As(err, &ee) && ee.ExitCode() == -1 && try < 3:
+			t.Logf("chromium %s: %v (try %d); starting it again", strings.Join(args, " "), err, try)
+			continue
+		}
 		t.Fatalf("chromium %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
-	return string(out)
 }
 
 // browser finds chromium and the node renderer, or skips (fails under

@@ -128,7 +128,11 @@ func failureList(b *strings.Builder, r report.Run) {
 func bulletLine(f bullet) string {
 	line := CodeSpan(short(f.Name, 120), false)
 	if f.Tag != "" {
-		line += " _" + EscapeInline(short(f.Tag, 40)) + "_"
+		tag := "_" + EscapeInline(short(f.Tag, 40)) + "_"
+		if strings.HasPrefix(f.Tag, "new") { // what this change broke stands out
+			tag = "**" + EscapeInline(short(f.Tag, 40)) + "**"
+		}
+		line += " " + tag
 	}
 	if f.Message != "" {
 		line += " — " + EscapeInline(short(f.Message, 200))
