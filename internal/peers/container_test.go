@@ -165,7 +165,7 @@ func TestContainer(t *testing.T) {
 		t.Errorf("both steps uploaded artifact %q", a)
 	}
 	cs := gh.PRComments(prNumber)
-	if len(cs) != 1 || strings.Count(cs[0].Body, "**test · ") != 2 {
+	if len(cs) != 1 || strings.Count(cs[0].Body, "\n### test · ") != 2 {
 		t.Errorf("want one comment with a section per step, got %d comments", len(cs))
 	}
 	// Everything left in the workspace is the workspace owner's.
