@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -221,7 +222,7 @@ func readIndexes(ctx context.Context, r *artifact.Reader, names []string) (*repo
 		if got := sha256Hex(data); got != sums[entry] {
 			return nil, fmt.Errorf("%s: sha256 %s, the manifest says %s: %w", entry, got, sums[entry], artifact.ErrHashMismatch)
 		}
-		x, err := testindex.Read(strings.NewReader(string(data)))
+		x, err := testindex.Read(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", entry, err)
 		}

@@ -3,9 +3,7 @@ package publish
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/google/go-github/v62/github"
@@ -57,14 +55,7 @@ func readEvent(path string) (event, error) {
 	if path == "" {
 		return ev, nil
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ev, fmt.Errorf("read event payload: %w", err)
-	}
-	if err := json.Unmarshal(b, &ev); err != nil {
-		return ev, fmt.Errorf("parse event payload %s: %w", path, err)
-	}
-	return ev, nil
+	return ev, readJSON(path, &ev)
 }
 
 // FindPR finds the pull request for this run: Config.PR if set; the payload of

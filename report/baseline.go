@@ -123,6 +123,14 @@ func labelFailures(run *Run, c *testindex.Comparison) {
 // baseline, a run that did not end by itself, a summary not verified,
 // failures that are not all named, or one whose origin is unknown.
 func runRegressions(run *Run) *int {
+	n := countRegressions(run)
+	if bl := run.Baseline; bl != nil && bl.State == "compared" {
+		bl.Regressions = n
+	}
+	return n
+}
+
+func countRegressions(run *Run) *int {
 	zero := 0
 	if run.Status == "passed" {
 		return &zero
@@ -136,7 +144,6 @@ func runRegressions(run *Run) *int {
 		return nil
 	}
 	n := bl.Origins["new"] + bl.Origins["new_test"]
-	bl.Regressions = &n
 	return &n
 }
 

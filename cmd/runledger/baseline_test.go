@@ -233,3 +233,24 @@ func TestReportBaselineJUnit(t *testing.T) {
 		t.Errorf("regressions %v, want 2", env.Regressions)
 	}
 }
+
+// TestReportBaselinePassed: a run that passed and was compared knows its
+// regressions (none), in its baseline as at the top.
+func TestReportBaselinePassed(t *testing.T) {
+	base, head := t.TempDir(), t.TempDir()
+	script := `printf '=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/p\t0.01s\n'`
+	for _, dir := range []string{base, head} {
+		if code, _, stderr := runApp(t, dir, "", "run", "--quiet", "--name", "unit", "--", "sh", "-c", script); code != 0 {
+			t.Fatalf("run: exit %d\n%s", code, stderr)
+		}
+	}
+	_, out, stderr := runApp(t, head, "", "report", "--format", "json", "--baseline", base)
+	var env report.Envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	bl := env.Runs[0].Baseline
+	if bl == nil || bl.State != "compared" || bl.Regressions == nil || *bl.Regressions != 0 || env.Regressions == nil || *env.Regressions != 0 {
+		t.Errorf("baseline %+v, regressions %v; want compared with 0 in both", bl, env.Regressions)
+	}
+}

@@ -12,8 +12,8 @@ import (
 // it: did this change break it? Plain words, for a tag after the name.
 func originTag(r report.Run) func(report.Failure) string {
 	commit := ""
-	if r.Baseline != nil && commitRE.MatchString(r.Baseline.Commit) {
-		commit = r.Baseline.Commit[:7]
+	if r.Baseline != nil {
+		commit = commitID(r.Baseline.Commit)
 	}
 	compared := r.Baseline != nil && r.Baseline.State == "compared"
 	return func(f report.Failure) string {
@@ -139,13 +139,21 @@ func originCounts(r report.Run) string {
 
 var commitRE = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
 
-// shortCommit is a commit id as git shows it, in a code span; "" for
-// anything that is not one.
-func shortCommit(c string) string {
+// commitID is a commit id as git shows it (7 hex digits); "" for anything
+// that is not one.
+func commitID(c string) string {
 	if !commitRE.MatchString(c) {
 		return ""
 	}
-	return "`" + c[:7] + "`"
+	return c[:7]
+}
+
+// shortCommit is commitID in a code span, or "".
+func shortCommit(c string) string {
+	if id := commitID(c); id != "" {
+		return "`" + id + "`"
+	}
+	return ""
 }
 
 // baselineText is baselineLine for a terminal: plain and on one line.
@@ -158,8 +166,8 @@ func baselineText(bl *report.Baseline) string {
 	}
 	what := "the base"
 	switch {
-	case commitRE.MatchString(bl.Commit):
-		what = bl.Commit[:7]
+	case commitID(bl.Commit) != "":
+		what = commitID(bl.Commit)
 	case bl.RunID != "":
 		what = "run " + plain(bl.RunID, 60)
 	}
