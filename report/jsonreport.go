@@ -139,14 +139,7 @@ func jestAssertion(d *json.Decoder) (caseResult, error) {
 	if c.ID.Name == "" {
 		c.ID.Name = a.Title
 	}
-	switch a.Status {
-	case "passed":
-		c.Outcome = OutcomePassed
-	case "failed":
-		c.Outcome = OutcomeFailed
-	default: // pending, skipped, todo, disabled
-		c.Outcome = OutcomeSkipped
-	}
+	c.Outcome = jsonOutcome(a.Status)
 	if len(a.FailureMessages) > 0 {
 		c.Message = clip(a.FailureMessages[0], 1000)
 	}
@@ -172,14 +165,7 @@ func rspecExample(d *json.Decoder, sink *fileSink) error {
 	if c.ID.Name == "" {
 		c.ID.Name = e.Description
 	}
-	switch e.Status {
-	case "passed":
-		c.Outcome = OutcomePassed
-	case "failed":
-		c.Outcome = OutcomeFailed
-	default: // pending
-		c.Outcome = OutcomeSkipped
-	}
+	c.Outcome = jsonOutcome(e.Status)
 	if e.Exception != nil {
 		c.Message = strings.TrimSpace(e.Exception.Class + ": " + e.Exception.Message)
 	}
@@ -225,14 +211,7 @@ func ctrfTest(d *json.Decoder, sink *fileSink) error {
 	if len(t.Parameters) > 0 && string(t.Parameters) != "null" {
 		c.ID.Params = clip(string(t.Parameters), 200)
 	}
-	switch t.Status {
-	case "passed":
-		c.Outcome = OutcomePassed
-	case "failed":
-		c.Outcome = OutcomeFailed
-	default: // skipped, pending, other: not a pass
-		c.Outcome = OutcomeSkipped
-	}
+	c.Outcome = jsonOutcome(t.Status)
 	sink.test(c)
 	return nil
 }
@@ -314,4 +293,17 @@ func skipValue(d *json.Decoder) error {
 			return nil
 		}
 	}
+}
+
+// jsonOutcome reads the status word of the JSON reports (jest, RSpec,
+// CTRF): "passed" and "failed" as they say, anything else (pending,
+// skipped, todo, disabled, other) as not run, never as a pass.
+func jsonOutcome(status string) string {
+	switch status {
+	case "passed":
+		return OutcomePassed
+	case "failed":
+		return OutcomeFailed
+	}
+	return OutcomeSkipped
 }
