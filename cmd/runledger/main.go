@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/runledger/runledger/capture"
 )
 
 // version is stamped at build time (-ldflags "-X main.version=v1.2.3").
@@ -26,7 +28,8 @@ type command struct {
 	name, summary string
 	run           func(a *app, args []string) error
 	// ownStatus: the command's exit status belongs to a wrapped command, so
-	// runledger's own failures use 125, as timeout(1) and env(1) do.
+	// runledger's own failures use 125, as timeout(1) and env(1) do. These
+	// are also the commands that capture once and exit.
 	ownStatus bool
 }
 
@@ -46,6 +49,10 @@ func commands() []command {
 
 func main() {
 	a := &app{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	if c, ok := lookup(os.Args[1:]); ok && c.ownStatus {
+		// Here, not in the commands: tests run them in their own process.
+		capture.FitThreads(os.Getenv)
+	}
 	os.Exit(a.main(os.Args[1:]))
 }
 
@@ -54,14 +61,22 @@ func (a *app) main(args []string) int {
 		a.usage()
 		return exitUsage(len(args) == 0)
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return a.status(c, c.run(a, args[1:]))
-		}
+	if c, ok := lookup(args); ok {
+		return a.status(c, c.run(a, args[1:]))
 	}
 	fmt.Fprintf(a.stderr, "runledger: unknown command %q\n", args[0])
 	a.usage()
 	return 2
+}
+
+// lookup finds the command args name.
+func lookup(args []string) (command, bool) {
+	for _, c := range commands() {
+		if len(args) > 0 && c.name == args[0] {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 func exitUsage(bad bool) int {
