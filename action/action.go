@@ -31,6 +31,9 @@ type Env struct {
 	Version string
 	// Cancel delivers the runner's SIGINT and SIGTERM.
 	Cancel <-chan os.Signal
+	// FitThreads, when set, sizes the Go runtime for the capture and
+	// returns what undoes it (capture.FitThreads); tests leave it nil.
+	FitThreads func(getenv func(string) string) (restore func())
 	// NewUploader and NewPublisher make the artifact and GitHub clients;
 	// nil means the real ones (artifact.NewUploader, publish.New). The
 	// uploader masks signed URLs on stdout and asks for retentionDays.

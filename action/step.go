@@ -93,6 +93,10 @@ func (s *step) runCommand() (*record.Record, error) {
 		}
 	}
 	workspace := s.env.Getenv("GITHUB_WORKSPACE")
+	if s.env.FitThreads != nil {
+		restore := s.env.FitThreads(s.env.Getenv)
+		defer restore()
+	}
 	recs, err := capture.Run(s.st, capture.Options{
 		Name: s.in.runName, Argv: []string{"sh", "-c", s.in.command}, Timeout: s.in.timeout,
 		Env:         gitSafeDirectory(commandEnv(s.env.Environ()), workspace),

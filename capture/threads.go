@@ -8,11 +8,13 @@ import "runtime"
 // the other; with two Ps every hand-off between them wakes a second thread
 // that spins looking for work on the core the command needs. Measured with
 // bench/capture.sh's commands at 1 GiB, 5 rounds, on two cores: 2.19 s
-// wall with two Ps, 1.62 s with one, `tee a` 1.77 s. It is meant for a
-// process that captures and exits (run, action), not for a server, whose
-// requests would then take turns.
-func FitThreads(getenv func(string) string) {
-	runtime.GOMAXPROCS(fitThreads(getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)))
+// wall with two Ps, 1.62 s with one, `tee a` 1.77 s. The caller restores
+// the count once the capture is over: the report after it reads the log
+// with two scans side by side. It is meant for a process that captures
+// (run, action), not for a server, whose requests would take turns.
+func FitThreads(getenv func(string) string) (restore func()) {
+	before := runtime.GOMAXPROCS(fitThreads(getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)))
+	return func() { runtime.GOMAXPROCS(before) }
 }
 
 // fitThreads is the Ps to run with, given the GOMAXPROCS variable and the

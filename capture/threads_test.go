@@ -1,6 +1,9 @@
 package capture
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 func TestFitThreads(t *testing.T) {
 	for _, c := range []struct {
@@ -17,5 +20,18 @@ func TestFitThreads(t *testing.T) {
 		if got := fitThreads(c.env, c.procs); got != c.want {
 			t.Errorf("fitThreads(%q, %d) = %d, want %d", c.env, c.procs, got, c.want)
 		}
+	}
+}
+
+// TestFitThreadsRestores: the report after a capture gets its Ps back.
+func TestFitThreadsRestores(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	restore := FitThreads(func(string) string { return "" })
+	if during := runtime.GOMAXPROCS(0); during != fitThreads("", before) {
+		t.Errorf("during the capture: %d Ps, want %d", during, fitThreads("", before))
+	}
+	restore()
+	if after := runtime.GOMAXPROCS(0); after != before {
+		t.Errorf("after restore: %d Ps, want %d", after, before)
 	}
 }

@@ -13,7 +13,7 @@ import (
 func cmdAction(a *app, _ []string) error {
 	code, err := action.Run(context.Background(), action.Env{
 		Stdout: a.stdout, Stderr: a.stderr, Getenv: a.getenv, Environ: os.Environ,
-		Version: buildVersion(), Cancel: wrapperSignals(),
+		Version: buildVersion(), Cancel: wrapperSignals(), FitThreads: a.fitThreads,
 	})
 	if err != nil {
 		return err

@@ -22,14 +22,16 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// fitThreads, when set, sizes the Go runtime for a capture and returns
+	// what undoes it; tests leave it nil, their process is not one capture.
+	fitThreads func(getenv func(string) string) (restore func())
 }
 
 type command struct {
 	name, summary string
 	run           func(a *app, args []string) error
 	// ownStatus: the command's exit status belongs to a wrapped command, so
-	// runledger's own failures use 125, as timeout(1) and env(1) do. These
-	// are also the commands that capture once and exit.
+	// runledger's own failures use 125, as timeout(1) and env(1) do.
 	ownStatus bool
 }
 
@@ -48,11 +50,8 @@ func commands() []command {
 }
 
 func main() {
-	a := &app{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
-	if c, ok := lookup(os.Args[1:]); ok && c.ownStatus {
-		// Here, not in the commands: tests run them in their own process.
-		capture.FitThreads(os.Getenv)
-	}
+	a := &app{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+		fitThreads: capture.FitThreads}
 	os.Exit(a.main(os.Args[1:]))
 }
 

@@ -105,7 +105,7 @@ func (a *app) run(o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	recs, err := capture.Run(st, a.captureOptions(o, wrapperSignals()))
+	recs, err := a.capture(st, a.captureOptions(o, wrapperSignals()))
 	if len(recs) == 0 {
 		return err
 	}
@@ -131,6 +131,14 @@ func (a *app) run(o *runOptions) error {
 		code = 125
 	}
 	return exitStatus(code)
+}
+
+// capture runs capture.Run with the runtime fitted to it, if the app says how.
+func (a *app) capture(st *store.Store, opts capture.Options) ([]*record.Record, error) {
+	if a.fitThreads != nil {
+		defer a.fitThreads(a.getenv)()
+	}
+	return capture.Run(st, opts)
 }
 
 // wrapperSignals delivers the signals that stop the wrapper (a cancelled

@@ -140,3 +140,31 @@ func TestDiskFull(t *testing.T) {
 		t.Fatalf("the write error was not reported on stderr:\n%s", out)
 	}
 }
+
+// TestRunFitsThreadsAroundCapture: the runtime is fitted for the capture
+// only; the report that follows (--report) runs with it undone.
+func TestRunFitsThreadsAroundCapture(t *testing.T) {
+	dir := t.TempDir()
+	var fitted, restored int
+	var out, errb bytes.Buffer
+	a := &app{stdout: &out, stderr: &errb,
+		getenv: func(k string) string {
+			if k == "RUNLEDGER_DIR" {
+				return dir
+			}
+			return ""
+		},
+		fitThreads: func(func(string) string) func() {
+			fitted++
+			return func() { restored++ }
+		}}
+	if code := a.main([]string{"run", "--quiet", "--report", "--format", "json", "--", "sh", "-c", "echo hi"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if fitted != 1 || restored != 1 {
+		t.Errorf("fitted %d times, restored %d times; want once each", fitted, restored)
+	}
+	if !strings.Contains(out.String(), `"status": "passed"`) {
+		t.Errorf("report after the capture: %s", out.String())
+	}
+}
