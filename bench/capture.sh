@@ -40,7 +40,7 @@ cd "$work"
 # Each side starts from the same state: the files the side before it wrote
 # removed and synced (measure syncs). A side following a fresh 1 GiB file
 # otherwise pays for the memory that file's pages hold: 5.8 s against 1.8 s
-# for the same runledger run here.
+# for the same runledger run here, timed by hand.
 fresh() { rm -rf "$work/tee" "$work/store"; mkdir -p "$work/tee"; }
 for i in $(seq "$rounds"); do
   fresh; measure tee "$gen | tee $work/tee/a $work/tee/b"

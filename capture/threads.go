@@ -6,9 +6,9 @@ import "runtime"
 // or fewer, unless GOMAXPROCS is set. There the command writing the output
 // keeps one core busy and runledger's reader, hashers and log writer share
 // the other; with two Ps every hand-off between them wakes a second thread
-// that spins looking for work on the core the command needs. Measured with
-// bench/capture.sh's commands at 1 GiB, 5 rounds, on two cores: 2.19 s
-// wall with two Ps, 1.62 s with one, `tee a` 1.77 s. The caller restores
+// that spins looking for work on the core the command needs. On two cores,
+// `bench/capture.sh 1024 3` against the same with GOMAXPROCS=2: 1.74 s
+// wall with one P, 2.38 s with two (`tee a` 1.44 s, 1.34 s). The caller restores
 // the count once the capture is over: the report after it reads the log
 // with two scans side by side. It is meant for a process that captures
 // (run, action), not for a server, whose requests would take turns.

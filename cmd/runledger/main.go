@@ -60,22 +60,14 @@ func (a *app) main(args []string) int {
 		a.usage()
 		return exitUsage(len(args) == 0)
 	}
-	if c, ok := lookup(args); ok {
-		return a.status(c, c.run(a, args[1:]))
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return a.status(c, c.run(a, args[1:]))
+		}
 	}
 	fmt.Fprintf(a.stderr, "runledger: unknown command %q\n", args[0])
 	a.usage()
 	return 2
-}
-
-// lookup finds the command args name.
-func lookup(args []string) (command, bool) {
-	for _, c := range commands() {
-		if len(args) > 0 && c.name == args[0] {
-			return c, true
-		}
-	}
-	return command{}, false
 }
 
 func exitUsage(bad bool) int {

@@ -147,6 +147,7 @@ func TestRunFitsThreadsAroundCapture(t *testing.T) {
 	dir := t.TempDir()
 	var fitted, restored int
 	var out, errb bytes.Buffer
+	reportedBefore := -1 // bytes of the report written when the runtime was restored
 	a := &app{stdout: &out, stderr: &errb,
 		getenv: func(k string) string {
 			if k == "RUNLEDGER_DIR" {
@@ -156,13 +157,16 @@ func TestRunFitsThreadsAroundCapture(t *testing.T) {
 		},
 		fitThreads: func(func(string) string) func() {
 			fitted++
-			return func() { restored++ }
+			return func() { restored++; reportedBefore = out.Len() }
 		}}
 	if code := a.main([]string{"run", "--quiet", "--report", "--format", "json", "--", "sh", "-c", "echo hi"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if fitted != 1 || restored != 1 {
 		t.Errorf("fitted %d times, restored %d times; want once each", fitted, restored)
+	}
+	if reportedBefore != 0 {
+		t.Errorf("restored with %d bytes of the report written, want before the report", reportedBefore)
 	}
 	if !strings.Contains(out.String(), `"status": "passed"`) {
 		t.Errorf("report after the capture: %s", out.String())
