@@ -28,6 +28,8 @@ type attempt struct {
 	name   string
 	passes []namedPass
 	named  bool
+	// note says how a count was derived (a declared total's Counts.Note).
+	note string
 }
 
 // maxNamed bounds the failing tests named per result block and per
@@ -54,6 +56,7 @@ type state struct {
 	cargo     *cargoParser
 	mocha     *mochaParser
 	jest      *jestParser
+	declared  []*declaredParser // the declarations' Totals (declared_totals.go)
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -67,6 +70,10 @@ func newState() *state {
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
 		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, st.jest,
 		st.mocha, &surefireParser{}, &gradleParser{},
+	}
+	st.declared = declaredParsers()
+	for _, p := range st.declared {
+		st.parsers = append(st.parsers, p)
 	}
 	return st
 }
@@ -128,14 +135,14 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.declaredBusy() {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) {
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) {
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
@@ -214,7 +221,7 @@ func (st *state) quiet(l *line) bool {
 		return false
 	}
 	last := t[len(t)-1]
-	return st.mocha.title == nil && st.cargo.msgOf == "" && last != '=' &&
+	return st.mocha.title == nil && st.cargo.msgOf == "" && !st.declaredOpen() && last != '=' &&
 		(last != 'D' || !bytes.HasSuffix(t, []byte(" FAILED")))
 }
 
@@ -292,6 +299,9 @@ func mergePart(s *Summary, p part, first bool) {
 		s.Failed, s.Skipped = addp(s.Failed, fin.failed), addp(s.Skipped, fin.skipped)
 		s.Errors = addp(s.Errors, fin.errors)
 		s.FailuresOmitted += fin.omitted
+		if fin.note != "" && !strings.Contains(s.Note, fin.note) {
+			s.Note = strings.TrimPrefix(s.Note+"; "+fin.note, "; ")
+		}
 		for _, f := range fin.failures {
 			if len(s.Failures) >= maxNamed {
 				s.FailuresOmitted++

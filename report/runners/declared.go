@@ -30,6 +30,12 @@ type Declaration struct {
 	// failed before the runner printed anything of its own: a traceback
 	// whose outermost frame is /testbed/bin/test is sympy's runner's run.
 	Scripts []*regexp.Regexp
+	// Totals, when set, is how the runner sums up a run, for report's
+	// summary (declared_totals.go).
+	Totals *Totals
+	// Evidence, when set, is what of its output explains a failure, for
+	// report's excerpts (declared_evidence.go).
+	Evidence *Evidence
 }
 
 // LineRule is one kind of line a runner prints.
@@ -66,6 +72,9 @@ var declarations []Declaration
 // declare adds a runner; the per-runner files call it from init.
 func declare(d Declaration) {
 	declarations = append(declarations, d)
+	if d.Totals != nil {
+		d.Totals.index(&totalPrefixes)
+	}
 	sort.Slice(declarations, func(i, j int) bool { return declarations[i].Runner < declarations[j].Runner })
 }
 

@@ -1,0 +1,268 @@
+package runners
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Totals is how a runner sums up its run: the line or lines that give its
+// counts, the lines that name a failing test, and where a failure's
+// message is. A declaration with Totals is summarised by report like the
+// runners with a parser of their own (python.go, golang.go, …), with the
+// same guarantee: every count and name is read from lines the summary
+// cites, and re-reading those lines alone reproduces them (see Verify).
+//
+// That guarantee shapes what may be declared: whether a line counts may
+// depend only on the line and on lines that counted before it. So a
+// multi-line total counts its Gap lines too, and Begin is a counted line.
+type Totals struct {
+	// Prefixes are how the lines that can start something begin (Begin,
+	// Line, Open, Failure), blanks trimmed. Only such lines reach the
+	// regexps: the scan's prefilter looks a line's first byte up in a table
+	// of them, so a declaration costs next to nothing on other runners'
+	// logs. The lines after an Open or under a Failure are seen whatever
+	// they start with.
+	Prefixes []string
+	// Begin, when set, is the runner's banner: failures are named only
+	// between it and the total (sympy's "test process starts"), so a
+	// heading quoted elsewhere in a log is not taken for one.
+	Begin *regexp.Regexp
+	// Line is a total printed on one line.
+	Line *regexp.Regexp
+	// Open and Close are a total printed over several lines: Close counts
+	// only right after Open, with only Gap lines between (unittest's "Ran N
+	// tests" line, a blank line, then OK or FAILED (…)), never anywhere
+	// else in a log. An Open that no Close follows is counted with a nil
+	// Close match: the run ended, or was cut, before its verdict.
+	Open, Close, Gap *regexp.Regexp
+	// Count reads the counts from the total's matches: Line's alone, or
+	// Open's and Close's. ok false: the lines give no total after all.
+	Count func(m ...[]string) (c Counts, ok bool)
+	// Failure matches a line that names a failing test; Name reads it
+	// (Name, Classname, File; the span is filled in).
+	Failure *regexp.Regexp
+	Name    func(m []string) Failure
+	// Message, when set, makes a reader of a failure's message from the
+	// lines under its Failure line (pythonTraceback: the exception line).
+	Message func() messageReader
+}
+
+// Counts are what a total says. A count the runner does not print and
+// that cannot be derived from what it prints is nil, never guessed; Note
+// says how a derived count was derived.
+type Counts struct {
+	Tests, Passed, Failed, Skipped, Errors *int
+	Note                                   string
+}
+
+// messageReader reads a failure's message from the lines under it.
+type messageReader interface {
+	// line reads one line, its leading blanks kept.
+	line(text string)
+	// message is the message so far, "" when none.
+	message() string
+}
+
+// maxMessageLines bounds how far under a failure line its message is
+// looked for, so a failure whose block never ends does not make every
+// later line go through the parser.
+const maxMessageLines = 200
+
+// prefixTable maps a line's first byte to the declared prefixes that
+// start with it: the byte-level prefilter of declared lines.
+type prefixTable [256][]string
+
+// totalPrefixes holds every declared Totals' prefixes; declare fills it.
+var totalPrefixes prefixTable
+
+// index adds t's prefixes to pt.
+func (t *Totals) index(pt *prefixTable) {
+	for _, p := range t.Prefixes {
+		if p == "" {
+			panic("runners: a declared total prefix is empty")
+		}
+		pt[p[0]] = append(pt[p[0]], p)
+	}
+}
+
+// match reports whether t, non-empty, starts with a declared prefix.
+func (pt *prefixTable) match(t []byte) bool {
+	for _, p := range pt[t[0]] {
+		if hasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredParser reads one declaration's Totals; it is a parser like the
+// hand-written ones, so its counts go through the same merging of
+// attempts and the same verification.
+type declaredParser struct {
+	runner string
+	t      *Totals
+	atts   []attempt
+	fails  failSet
+	begun  bool
+	open   []string // Open's match while a total is open
+	openAt int64
+	// msg reads the message of fails.list[msgAt] for msgLeft more lines.
+	msg     messageReader
+	msgAt   int
+	msgLeft int
+}
+
+// declaredParsers makes a parser for every declaration with Totals.
+func declaredParsers() []*declaredParser {
+	var ps []*declaredParser
+	for _, d := range declarations {
+		if d.Totals != nil {
+			ps = append(ps, &declaredParser{runner: d.Runner, t: d.Totals})
+		}
+	}
+	return ps
+}
+
+func (p *declaredParser) name() string { return p.runner }
+
+// busy reports that the parser must see the next line whatever it is:
+// a total is open, or a failure's message is being read.
+func (p *declaredParser) busy() bool { return p.open != nil || p.msgLeft > 0 }
+
+// totalOpen reports that a multi-line total is open: the next line's
+// counting depends on it, so no fast path may take that line alone.
+func (p *declaredParser) totalOpen() bool { return p.open != nil }
+
+func (p *declaredParser) feed(l *line, ws string) bool {
+	t := l.trim
+	if p.open != nil {
+		if used, done := p.continueTotal(l, ws); done {
+			return used
+		}
+	}
+	if !p.candidate(t) {
+		p.readMessage(l)
+		return false
+	}
+	tt := p.t
+	if tt.Begin != nil && tt.Begin.MatchString(t) {
+		p.begun, p.msgLeft = true, 0
+		return true
+	}
+	if tt.Line != nil {
+		if m := tt.Line.FindStringSubmatch(t); m != nil {
+			p.total(ws, l.start, m)
+			return true
+		}
+	}
+	if tt.Open != nil {
+		if m := tt.Open.FindStringSubmatch(t); m != nil {
+			p.open, p.openAt, p.msgLeft = m, l.start, 0
+			return true
+		}
+	}
+	if tt.Failure != nil && (tt.Begin == nil || p.begun) {
+		if m := tt.Failure.FindStringSubmatch(t); m != nil {
+			p.failure(l, m)
+			return true
+		}
+	}
+	p.readMessage(l)
+	return false
+}
+
+// candidate reports whether t starts with one of the declared prefixes.
+func (p *declaredParser) candidate(t string) bool {
+	for _, pre := range p.t.Prefixes {
+		if strings.HasPrefix(t, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// continueTotal reads the line after an Open (or a Gap). done: the line
+// was a Gap or the Close; otherwise the total was left unclosed, is
+// counted as such, and the line is read afresh.
+func (p *declaredParser) continueTotal(l *line, ws string) (used, done bool) {
+	open := p.open
+	if p.t.Gap != nil && p.t.Gap.MatchString(l.trim) {
+		return true, true
+	}
+	p.open = nil
+	if m := p.t.Close.FindStringSubmatch(l.trim); m != nil {
+		p.total(ws, p.openAt, open, m)
+		return true, true
+	}
+	p.total(ws, p.openAt, open, nil)
+	return false, false
+}
+
+// total ends a run with the counts its total's matches give.
+func (p *declaredParser) total(ws string, at int64, m ...[]string) {
+	c, ok := p.t.Count(m...)
+	om := p.fails.omitted
+	fails := p.fails.take()
+	p.begun, p.msgLeft = false, 0
+	if !ok {
+		return
+	}
+	p.atts = append(p.atts, attempt{unit: suiteKey(ws, val(c.Tests)), tests: c.Tests,
+		passed: c.Passed, failed: c.Failed, skipped: c.Skipped, errors: c.Errors,
+		failures: fails, omitted: om, at: at, note: c.Note})
+}
+
+// failure names a failing test, and starts reading its message.
+func (p *declaredParser) failure(l *line, m []string) {
+	f := p.t.Name(m)
+	f.Span = spanOf(l)
+	n := len(p.fails.list)
+	p.fails.add(f)
+	p.msgLeft = 0
+	if p.t.Message != nil && len(p.fails.list) > n {
+		p.msg, p.msgAt, p.msgLeft = p.t.Message(), n, maxMessageLines
+	}
+}
+
+// readMessage hands a line under a failure to its message reader. It
+// changes no count or name: Verify does not re-read these lines.
+func (p *declaredParser) readMessage(l *line) {
+	if p.msgLeft == 0 {
+		return
+	}
+	p.msgLeft--
+	p.msg.line(l.text)
+	if p.msgAt < len(p.fails.list) {
+		p.fails.list[p.msgAt].Message = p.msg.message()
+	}
+}
+
+// end counts a total still open when the log ended.
+func (p *declaredParser) end(ws string) []attempt {
+	if p.open != nil {
+		open := p.open
+		p.open = nil
+		p.total(ws, p.openAt, open, nil)
+	}
+	return p.atts
+}
+
+// declaredBusy reports that a declared parser must see the next line.
+func (st *state) declaredBusy() bool {
+	for _, p := range st.declared {
+		if p.busy() {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredOpen reports that a declared multi-line total is open.
+func (st *state) declaredOpen() bool {
+	for _, p := range st.declared {
+		if p.totalOpen() {
+			return true
+		}
+	}
+	return false
+}
