@@ -221,7 +221,7 @@ func (st *state) quiet(l *line) bool {
 		return false
 	}
 	last := t[len(t)-1]
-	return st.mocha.title == nil && st.cargo.msgOf == "" && !st.declaredOpen() && last != '=' &&
+	return st.mocha.title == nil && st.cargo.msgOf == "" && !st.declaredBusy() && last != '=' &&
 		(last != 'D' || !bytes.HasSuffix(t, []byte(" FAILED")))
 }
 

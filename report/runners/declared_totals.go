@@ -129,10 +129,6 @@ func (p *declaredParser) name() string { return p.runner }
 // a total is open, or a failure's message is being read.
 func (p *declaredParser) busy() bool { return p.open != nil || p.msgLeft > 0 }
 
-// totalOpen reports that a multi-line total is open: the next line's
-// counting depends on it, so no fast path may take that line alone.
-func (p *declaredParser) totalOpen() bool { return p.open != nil }
-
 func (p *declaredParser) feed(l *line, ws string) bool {
 	t := l.trim
 	if p.open != nil {
@@ -147,6 +143,7 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 	tt := p.t
 	if tt.Begin != nil && tt.Begin.MatchString(t) {
 		p.begun, p.msgLeft = true, 0
+		p.fails.take() // a run that printed no total named them
 		return true
 	}
 	if tt.Line != nil {
@@ -257,12 +254,3 @@ func (st *state) declaredBusy() bool {
 	return false
 }
 
-// declaredOpen reports that a declared multi-line total is open.
-func (st *state) declaredOpen() bool {
-	for _, p := range st.declared {
-		if p.totalOpen() {
-			return true
-		}
-	}
-	return false
-}
