@@ -30,11 +30,13 @@ func (g *pytestGrammar) reset() { g.section, g.failures = nil, false }
 
 func (g *pytestGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
-	if l.Indent == 0 && len(t) > 6 {
+	// A line a declared runner took (sympy's heading, unittest's FAILED
+	// verdict) is not pytest's.
+	if l.Indent == 0 && len(t) > 6 && !sc.claimed {
 		switch t[0] {
 		case '_':
-			if t[len(t)-1] != '_' || sc.claimed {
-				break // a declared runner's heading (sympy's) is not pytest's
+			if t[len(t)-1] != '_' {
+				break
 			}
 			if m := pytestHeading.FindSubmatch(t); m != nil {
 				role, name := "test", string(m[1])

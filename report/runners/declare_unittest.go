@@ -36,11 +36,12 @@ func init() {
 		Name:     nameUnittest,
 		Message:  newPythonTraceback,
 	}, Evidence: &Evidence{
-		Starts:    "=",
+		Starts:    "=F",
 		After:     regexp.MustCompile(`^={60,}$`),
 		Open:      regexp.MustCompile(`^(?:FAIL|ERROR|UNEXPECTED SUCCESS): (.+)$`),
 		Underline: regexp.MustCompile(`^-{60,}$`),
 		Close:     regexp.MustCompile(`^(?:={60,}$|Ran \d+ tests? in )`),
+		Verdict:   regexp.MustCompile(`^FAILED \((?:failures|errors|unexpected successes)=`),
 	}})
 }
 

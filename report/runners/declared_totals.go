@@ -253,4 +253,3 @@ func (st *state) declaredBusy() bool {
 	}
 	return false
 }
-
