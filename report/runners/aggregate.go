@@ -57,7 +57,10 @@ type state struct {
 	mocha     *mochaParser
 	jest      *jestParser
 	declared  []*declaredParser // the declarations' Totals (declared_totals.go)
-	ws        string
+	// declBusy: a declared parser must see the next line. Kept as a field,
+	// set after each line the parsers read, since wants asks for every line.
+	declBusy bool
+	ws       string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
 	spans     spanSet
@@ -72,9 +75,6 @@ func newState() *state {
 		st.mocha, &surefireParser{}, &gradleParser{},
 	}
 	st.declared = declaredParsers()
-	for _, p := range st.declared {
-		st.parsers = append(st.parsers, p)
-	}
 	return st
 }
 
@@ -110,6 +110,9 @@ func (st *state) feed(l *line) bool {
 			used = true
 		}
 	}
+	if st.feedDeclared(l) {
+		used = true
+	}
 	if used {
 		st.count(l)
 	}
@@ -135,7 +138,7 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.declaredBusy() {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.declBusy {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB
@@ -221,7 +224,7 @@ func (st *state) quiet(l *line) bool {
 		return false
 	}
 	last := t[len(t)-1]
-	return st.mocha.title == nil && st.cargo.msgOf == "" && !st.declaredBusy() && last != '=' &&
+	return st.mocha.title == nil && st.cargo.msgOf == "" && !st.declBusy && last != '=' &&
 		(last != 'D' || !bytes.HasSuffix(t, []byte(" FAILED")))
 }
 
@@ -233,6 +236,11 @@ type part struct {
 func (st *state) summary() *Summary {
 	var parts []part
 	for _, p := range st.parsers {
+		if a := p.end(st.ws); len(a) > 0 {
+			parts = append(parts, part{p.name(), a})
+		}
+	}
+	for _, p := range st.declared {
 		if a := p.end(st.ws); len(a) > 0 {
 			parts = append(parts, part{p.name(), a})
 		}

@@ -1,6 +1,7 @@
 package runners
 
 import (
+	"encoding/binary"
 	"regexp"
 	"strings"
 )
@@ -69,8 +70,16 @@ type messageReader interface {
 const maxMessageLines = 200
 
 // prefixTable maps a line's first byte to the declared prefixes that
-// start with it: the byte-level prefilter of declared lines.
-type prefixTable [256][]string
+// start with it: the byte-level prefilter of declared lines. It runs on
+// every line no hand-written parser wants (a verbose unittest or pytest
+// log is mostly such lines), so each prefix is also kept as its first
+// eight bytes, compared as one word.
+type prefixTable [256][]prefix
+
+type prefix struct {
+	s          string
+	word, mask uint64 // s's first bytes (up to 8), and which bytes of a word they are
+}
 
 // totalPrefixes holds every declared Totals' prefixes; declare fills it.
 var totalPrefixes prefixTable
@@ -81,14 +90,25 @@ func (t *Totals) index(pt *prefixTable) {
 		if p == "" {
 			panic("runners: a declared total prefix is empty")
 		}
-		pt[p[0]] = append(pt[p[0]], p)
+		var b [8]byte
+		n := copy(b[:], p)
+		mask := ^uint64(0) >> (64 - 8*n)
+		pt[p[0]] = append(pt[p[0]], prefix{s: p, word: binary.LittleEndian.Uint64(b[:]), mask: mask})
 	}
 }
 
 // match reports whether t, non-empty, starts with a declared prefix.
 func (pt *prefixTable) match(t []byte) bool {
 	for _, p := range pt[t[0]] {
-		if hasPrefix(t, p) {
+		if len(t) >= 8 {
+			if binary.LittleEndian.Uint64(t)&p.mask != p.word {
+				continue
+			}
+			if len(p.s) <= 8 {
+				return true
+			}
+		}
+		if hasPrefix(t, p.s) {
 			return true
 		}
 	}
@@ -242,6 +262,25 @@ func (p *declaredParser) end(ws string) []attempt {
 		p.total(ws, p.openAt, open, nil)
 	}
 	return p.atts
+}
+
+// feedDeclared gives l to the declared parsers when one of them is busy
+// or l starts with a declared prefix (every line, with noFast), and
+// reports whether any of them used it. The hand-written parsers want many
+// lines no declaration does (a jest block, a go failure's output), and
+// those need not pass through the declarations at all.
+func (st *state) feedDeclared(l *line) bool {
+	if !noFast && !st.declBusy && (len(l.trimB) == 0 || !totalPrefixes.match(l.trimB)) {
+		return false
+	}
+	used := false
+	for _, p := range st.declared {
+		if p.feed(l, st.ws) {
+			used = true
+		}
+	}
+	st.declBusy = st.declaredBusy()
+	return used
 }
 
 // declaredBusy reports that a declared parser must see the next line.

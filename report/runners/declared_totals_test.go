@@ -201,3 +201,20 @@ func FuzzSympy(f *testing.F) {
 	fuzzDeclared(f, "= test process starts =\n___ a/t.py:test_x ___\nValueError: x\n= tests finished: 1 passed, 1 exceptions, in 0.1 seconds =\n",
 		"= test process starts =\n tests finished: 1 passed, 1 failed, \nin 0.1 seconds\n", "tests finished: 2 passed, in 0.0 seconds =\n")
 }
+
+// TestPrefixTable: the word compare agrees with a plain prefix test on
+// lines shorter and longer than eight bytes and prefixes of every length.
+func TestPrefixTable(t *testing.T) {
+	var pt prefixTable
+	(&Totals{Prefixes: []string{"Ran ", "tests finished: ", "_", "FAIL: ", "ERROR: "}}).index(&pt)
+	for line, want := range map[string]bool{
+		"Ran 3 tests in 0.1s": true, "Ran ": true, "Ran": false, "Rank 1": false,
+		"tests finished: 1 passed, in 0.1 seconds =": true, "tests finished:": false, "tests/test_a.py::t PASSED": false,
+		"test_price (m.C.test_price) ... ok": false, "_": true, "____ a.py:t ____": true,
+		"FAIL: t (m.C)": true, "FAIL:": false, "FAILED (failures=1)": false, "ERROR: t (m.C)": true, "ERRORS": false,
+	} {
+		if got := pt.match([]byte(line)); got != want {
+			t.Errorf("match(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
