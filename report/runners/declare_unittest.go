@@ -26,7 +26,7 @@ func init() {
 		{Re: unittestRan, Run: true, Verdict: Ran},
 		{Re: regexp.MustCompile(`^OK(?: \((?:skipped|expected failures|unexpected successes)=\d+.*\))?$`), Total: true, Verdict: Passed},
 		{Re: regexp.MustCompile(`^FAILED \(((?:failures|errors|skipped|expected failures|unexpected successes)=\d+.*)\)$`), Run: true, Total: true, Verdict: Failed},
-	}, Totals: &Totals{
+	}, Scripts: []*regexp.Regexp{unittestScript}, Totals: &Totals{
 		Prefixes: []string{"Ran ", "FAIL: ", "ERROR: ", "UNEXPECTED SUCCESS: "},
 		Open:     unittestRan,
 		Gap:      regexp.MustCompile(`^(?:|-{20,})$`),
@@ -46,7 +46,12 @@ func init() {
 }
 
 var (
-	unittestRan = regexp.MustCompile(`^Ran (\d+) tests? in [0-9.]+s$`)
+	// unittestScript is a test module run as a script (python
+	// test_requests.py): what makes a test file runnable is its
+	// unittest.main(), so a run of it that died before unittest printed
+	// anything (an import error) is unittest's.
+	unittestScript = regexp.MustCompile(`(^|/)test_\w+\.py$`)
+	unittestRan    = regexp.MustCompile(`^Ran (\d+) tests? in [0-9.]+s$`)
 	// unittestFailure is the heading of a failure block: "FAIL: test_x
 	// (pkg.mod.Class.test_x)" (Python 3.11 on), "(pkg.mod.Class)" before,
 	// maybe followed by a subtest's parameters.
