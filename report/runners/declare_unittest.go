@@ -55,7 +55,7 @@ var (
 	// unittestFailure is the heading of a failure block: "FAIL: test_x
 	// (pkg.mod.Class.test_x)" (Python 3.11 on), "(pkg.mod.Class)" before,
 	// maybe followed by a subtest's parameters.
-	unittestFailure = regexp.MustCompile(`^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([\w.]+)\)(?: \(.*\))?$`)
+	unittestFailure = regexp.MustCompile(`^(FAIL|ERROR|UNEXPECTED SUCCESS): (\w+) \(([A-Za-z_][\w.]*)\)(?: \(.*\))?$`)
 )
 
 // nameUnittest reads a failure heading: the test and its class, without

@@ -129,6 +129,8 @@ func TestDeclaredTotals(t *testing.T) {
 		{"unittest: a rule between Ran and its verdict",
 			"Ran 4 tests in 0.100s\n----------------------------------------------------------------------\n\nOK (skipped=1, expected failures=1)\n",
 			want{"unittest", 4, 2, 0, 2, 0, nil, nil, 1}, "passed is Ran N minus"},
+		{"unittest: a go-shaped FAIL line names no unittest test",
+			"FAIL: TestX (0.00s)\nRan 1 test in 0.1s\n\nFAILED (failures=1)\n", want{"unittest", 1, 0, 1, 0, 0, nil, nil, 1}, ""},
 		{"unittest: NO TESTS RAN",
 			"\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n", want{"unittest", 0, 0, 0, 0, 0, nil, nil, 1}, ""},
 		{"unittest: a FAIL heading's name, a retry that passed",
