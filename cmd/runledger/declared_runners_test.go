@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// bigUnittest is a unittest module with 300 passing tests around one
+// bigUnittest is a unittest module with 600 passing tests around one
 // failure and one error, so its log is far larger than the report's
 // excerpt budget.
 func bigUnittest() string {
@@ -19,7 +19,7 @@ func bigUnittest() string {
 	b.WriteString("    def test_area(self):\n        self.assertEqual(area(2), 12.56)\n\n")
 	b.WriteString("    def test_boom(self):\n        raise ValueError(\"bad radius\")\n\n")
 	b.WriteString("    @unittest.skip(\"later\")\n    def test_skip(self):\n        pass\n\n")
-	for i := range 300 {
+	for i := range 600 {
 		fmt.Fprintf(&b, "    def test_pass_%03d(self):\n        self.assertEqual(area(0), 0)\n\n", i)
 	}
 	return b.String()
@@ -86,9 +86,9 @@ func TestDeclaredRunnersEndToEnd(t *testing.T) {
 		excerpt  []string // lines some excerpt must quote
 	}{
 		{"python3 -m unittest -v", []string{py, "-m", "unittest", "-v", "test_geo"}, "unittest", true,
-			[5]int{303, 300, 1, 1, 1},
+			[5]int{603, 600, 1, 1, 1},
 			map[string]string{"test_area": "AssertionError: 12.57 != 12.56", "test_boom": "ValueError: bad radius"},
-			[]string{"Ran 303 tests in ", "FAILED (failures=1, errors=1, skipped=1)", "FAIL: test_area (test_geo.GeoTest.test_area)"},
+			[]string{"Ran 603 tests in ", "FAILED (failures=1, errors=1, skipped=1)", "FAIL: test_area (test_geo.GeoTest.test_area)"},
 			[]string{"AssertionError: 12.57 != 12.56", "ValueError: bad radius"}},
 		{"sympy's bin/test output", []string{"sh", "-c", "cat '" + sympyLog + "'; exit 1"}, "sympy-bin-test", true,
 			[5]int{30, 23, 1, 5, 1},
