@@ -8,10 +8,12 @@ import (
 )
 
 // Declaration is what one runner prints that tells its run apart from a
-// text quoting one: the lines only it writes, in the shape it writes them.
-// Each runner declares itself once, in its own file; compaction matches
-// lines against these declarations, so a runner added here is recognised
-// there too.
+// text quoting one: the lines only it writes, in the shape it writes them,
+// how it sums a run up, and what of its output explains a failure. Each
+// runner declares itself once, in its own file (declare_*.go), and that
+// one declaration is read by compaction (Lines, Targets, Scripts), by the
+// report's summary (Totals) and by its excerpts (Evidence, read by
+// report/evidence), so a runner added here is known to all three.
 type Declaration struct {
 	// Runner is the runner part of a run's family key ("pytest", "make").
 	Runner string
