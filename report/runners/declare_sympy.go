@@ -23,7 +23,8 @@ func init() {
 	}, Targets: []*regexp.Regexp{regexp.MustCompile(`^([\w./-]+\.py)\[\d+\]`)},
 		Scripts: []*regexp.Regexp{regexp.MustCompile(`(^|/)bin/test$`)},
 		Totals: &Totals{
-			Prefixes: []string{"=", "tests finished: ", "_"},
+			// Its unpadded total and its headings are read inside a run.
+			Prefixes: []string{"="},
 			Begin:    sympyBegin,
 			Line:     sympyTotal,
 			Open:     regexp.MustCompile(`^(?:=+ )?tests finished: (\d+ [a-z][a-z0-9, ]*,)$`),

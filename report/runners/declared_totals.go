@@ -17,16 +17,20 @@ import (
 // depend only on the line and on lines that counted before it. So a
 // multi-line total counts its Gap lines too, and Begin is a counted line.
 type Totals struct {
-	// Prefixes are how the lines that can start something begin (Begin,
-	// Line, Open, Failure), blanks trimmed. Only such lines reach the
-	// regexps: the scan's prefilter looks a line's first byte up in a table
-	// of them, so a declaration costs next to nothing on other runners'
-	// logs. The lines after an Open or under a Failure are seen whatever
-	// they start with.
+	// Prefixes are how the lines that can start something outside a run
+	// begin (Begin, Line, Open, Failure), blanks trimmed. Only such lines
+	// reach the regexps: the scan's prefilter looks a line's first byte up
+	// in a table of them, so a declaration costs next to nothing on other
+	// runners' logs. The lines after an Open, under a Failure, or inside a
+	// run (after Begin) are seen whatever they start with.
 	Prefixes []string
 	// Begin, when set, is the runner's banner: failures are named only
 	// between it and the total (sympy's "test process starts"), so a
-	// heading quoted elsewhere in a log is not taken for one.
+	// heading quoted elsewhere in a log is not taken for one. Inside a run
+	// every line is seen, so the lines only a run prints need no prefix
+	// (sympy's unpadded total starts "tests", as a pytest -v log's lines
+	// do); a run is taken to have ended maxRunLines lines after its
+	// banner, so a banner with no total does not slow the rest of a log.
 	Begin *regexp.Regexp
 	// Line is a total printed on one line.
 	Line *regexp.Regexp
@@ -63,6 +67,11 @@ type messageReader interface {
 	// message is the message so far, "" when none.
 	message() string
 }
+
+// maxRunLines bounds how far after its Begin banner a run's lines are
+// read; it depends on the line numbers alone, so a re-read decides the
+// same.
+const maxRunLines = 100_000
 
 // maxMessageLines bounds how far under a failure line its message is
 // looked for, so a failure whose block never ends does not make every
@@ -119,13 +128,14 @@ func (pt *prefixTable) match(t []byte) bool {
 // hand-written ones, so its counts go through the same merging of
 // attempts and the same verification.
 type declaredParser struct {
-	runner string
-	t      *Totals
-	atts   []attempt
-	fails  failSet
-	begun  bool
-	open   []string // Open's match while a total is open
-	openAt int64
+	runner  string
+	t       *Totals
+	atts    []attempt
+	fails   failSet
+	begun   bool     // a run's Begin banner was read ...
+	begunAt int64    // ... on this line
+	open    []string // Open's match while a total is open
+	openAt  int64
 	// msg reads the message of fails.list[msgAt] for msgLeft more lines.
 	msg     messageReader
 	msgAt   int
@@ -147,7 +157,7 @@ func (p *declaredParser) name() string { return p.runner }
 
 // busy reports that the parser must see the next line whatever it is:
 // a total is open, or a failure's message is being read.
-func (p *declaredParser) busy() bool { return p.open != nil || p.msgLeft > 0 }
+func (p *declaredParser) busy() bool { return p.open != nil || p.msgLeft > 0 || p.begun }
 
 func (p *declaredParser) feed(l *line, ws string) bool {
 	t := l.trim
@@ -156,13 +166,17 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 			return used
 		}
 	}
-	if !p.candidate(t) {
+	if p.begun && l.num > p.begunAt+maxRunLines {
+		p.begun = false
+		p.fails.take() // a run that printed no total named them
+	}
+	if !p.begun && !p.candidate(t) {
 		p.readMessage(l)
 		return false
 	}
 	tt := p.t
 	if tt.Begin != nil && tt.Begin.MatchString(t) {
-		p.begun, p.msgLeft = true, 0
+		p.begun, p.begunAt, p.msgLeft = true, l.num, 0
 		p.fails.take() // a run that printed no total named them
 		return true
 	}

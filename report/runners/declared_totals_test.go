@@ -157,6 +157,14 @@ func TestDeclaredTotals(t *testing.T) {
 			"============================= test process starts ==============================\n" +
 				" tests finished: 41 passed, 5 skipped, 2 expected to fail, 2 exceptions, \n",
 			want{"none", -1, -1, -1, -1, -1, nil, nil, 0}, ""},
+		{"sympy: an unpadded total is read only inside a run (bin/test | tail cut its banner)",
+			" tests finished: 97 passed, 2 expected to fail, 1 expected to fail, but passed, 11 exceptions, in 1.41 seconds =\n",
+			want{"none", -1, -1, -1, -1, -1, nil, nil, 0}, ""},
+		{"sympy: a run ends maxRunLines after its banner",
+			"============================= test process starts ==============================\n" + strings.Repeat(".\n", maxRunLines) +
+				"____ sympy/core/tests/test_a.py:test_late ____\n" +
+				"============= tests finished: 2 passed, 1 failed, in 0.05 seconds =============\n",
+			want{"sympy-bin-test", 3, 2, 1, 0, 0, nil, nil, 1}, ""},
 		{"sympy: a heading outside a run names nothing",
 			"____ sympy/core/tests/test_a.py:test_quoted ____\n" +
 				"============================= test process starts ==============================\n" +
