@@ -56,15 +56,15 @@ type state struct {
 	cargo     *cargoParser
 	mocha     *mochaParser
 	jest      *jestParser
+	ws        string
+	// onlyDecor: wants took the line only for its `file.go:N:` text.
+	onlyDecor bool
+	spans     spanSet
+	tap       *tap              // when set, hands the counted lines to a verifier as they come
 	declared  []*declaredParser // the declarations' Totals (declared_totals.go)
 	// declBusy: a declared parser must see the next line. Kept as a field,
 	// set after each line the parsers read, since wants asks for every line.
 	declBusy bool
-	ws       string
-	// onlyDecor: wants took the line only for its `file.go:N:` text.
-	onlyDecor bool
-	spans     spanSet
-	tap       *tap // when set, hands the counted lines to a verifier as they come
 }
 
 func newState() *state {
@@ -138,8 +138,11 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.declBusy {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 {
 		return true // they take whatever line comes next
+	}
+	if st.declBusy {
+		return true // a declared parser is inside a total, a failure or a run
 	}
 	t := l.trimB
 	if len(t) == 0 {
