@@ -50,6 +50,12 @@ type parser interface {
 // state feeds every line to every parser. The parsers the fast paths must
 // know about are kept by type as well.
 type state struct {
+	// declared are the declarations' Totals (declared_totals.go); declBusy:
+	// one of them must see the next line. A field, set after each line the
+	// parsers read, since wants asks it for every line.
+	declared []*declaredParser
+	declBusy bool
+
 	parsers   []parser
 	golang    *goParser
 	gotestsum *gotestsumParser
@@ -60,11 +66,7 @@ type state struct {
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
 	spans     spanSet
-	tap       *tap              // when set, hands the counted lines to a verifier as they come
-	declared  []*declaredParser // the declarations' Totals (declared_totals.go)
-	// declBusy: a declared parser must see the next line. Kept as a field,
-	// set after each line the parsers read, since wants asks for every line.
-	declBusy bool
+	tap       *tap // when set, hands the counted lines to a verifier as they come
 }
 
 func newState() *state {
