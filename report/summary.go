@@ -94,7 +94,10 @@ func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, [
 		return none, nil, nil
 	}
 	s := fromRunner(rs.Summary, out)
-	s.Verified, s.Note = runnerVerified(rs, info.Size(), out, r, s)
+	verified, why := runnerVerified(rs, info.Size(), out, r, s)
+	// The runner's own note (how a count was derived, names left out)
+	// stays next to why the counts are or are not verified.
+	s.Verified, s.Note = verified, strings.Trim(why+"; "+rs.Note, "; ")
 	return s, convertRefs(rs.Flaky), runnerIndex(rs.Index)
 }
 

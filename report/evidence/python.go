@@ -30,7 +30,9 @@ func (g *pytestGrammar) reset() { g.section, g.failures = nil, false }
 
 func (g *pytestGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
-	if l.Indent == 0 && len(t) > 6 {
+	// A line a declared runner took (sympy's heading, unittest's FAILED
+	// verdict) is not pytest's.
+	if l.Indent == 0 && len(t) > 6 && !sc.claimed {
 		switch t[0] {
 		case '_':
 			if t[len(t)-1] != '_' {
@@ -75,55 +77,6 @@ func (g *pytestGrammar) line(l *Line, sc *scanner) bool {
 		return true
 	}
 	return false
-}
-
-// unittestGrammar reads unittest's (and Django's) failure blocks: a rule of
-// 70 `=`, a `FAIL: test (module.Class.test)` or `ERROR:` header, a rule of
-// `-`, the traceback, up to the next rule. The block starts at the header:
-// the rule above it says nothing.
-type unittestGrammar struct {
-	rule   Line // a `=` rule waiting for its header
-	ruled  bool
-	block  *Block
-	dashes int // `-` rules seen in the block
-}
-
-func (g *unittestGrammar) starts() string { return "=" }
-func (g *unittestGrammar) busy() bool     { return g.ruled || g.block != nil }
-
-func (g *unittestGrammar) reset() { g.ruled, g.block = false, nil }
-
-func (g *unittestGrammar) line(l *Line, sc *scanner) bool {
-	t := l.T
-	if g.ruled {
-		g.ruled = false
-		if l.Indent == 0 && (hasPrefix(t, "FAIL: ") || hasPrefix(t, "ERROR: ") || hasPrefix(t, "UNEXPECTED SUCCESS: ")) {
-			_, name, _ := bytes.Cut(t, []byte(": "))
-			g.block, g.dashes = sc.open("unittest", string(clip(name, 300)), "test", KindTest), 0
-			g.block.add(l)
-			return true
-		}
-	}
-	if l.Indent == 0 && allOf(t, '=', 60) {
-		g.block, g.ruled = nil, true
-		g.rule = Line{Start: l.Start, End: l.End, No: l.No}
-		return true
-	}
-	if g.block == nil {
-		return false
-	}
-	if l.Indent == 0 && allOf(t, '-', 60) {
-		if g.dashes++; g.dashes > 1 {
-			g.block = nil
-			return false
-		}
-	}
-	if l.Indent == 0 && hasPrefix(t, "Ran ") {
-		g.block = nil
-		return true
-	}
-	g.block.add(l)
-	return true
 }
 
 // tracebackGrammar reads a Python traceback that no test runner's block

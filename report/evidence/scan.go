@@ -65,11 +65,16 @@ type scanner struct {
 
 func newScanner() *scanner {
 	sc := &scanner{tail: ring{buf: make([]Span, tailLines)}, generic: &genericGrammar{}}
-	sc.grammars = []grammar{
-		newGoGrammar(), &goJSONGrammar{}, &pytestGrammar{}, &unittestGrammar{},
-		&tracebackGrammar{}, &cargoGrammar{}, &jestGrammar{}, &vitestGrammar{},
+	// The declared runners' grammars (declared.go) come before pytest's
+	// and the traceback's, which leave a line one of them took alone.
+	sc.grammars = []grammar{newGoGrammar(), &goJSONGrammar{}}
+	sc.grammars = append(sc.grammars, declaredGrammars()...)
+	sc.grammars = append(sc.grammars,
+		&pytestGrammar{}, &tracebackGrammar{}, &cargoGrammar{}, &jestGrammar{}, &vitestGrammar{},
 		&nodeGrammar{}, &tapGrammar{}, newNumberedGrammar(), &ctestGrammar{},
-		&sanitizerGrammar{}, &jvmGrammar{},
+		&sanitizerGrammar{}, &jvmGrammar{})
+	if len(sc.grammars) > 32 {
+		panic("evidence: more grammars than the scanner's 32-bit masks hold")
 	}
 	for i, g := range sc.grammars {
 		st := g.starts()

@@ -28,6 +28,8 @@ type attempt struct {
 	name   string
 	passes []namedPass
 	named  bool
+	// note says how a count was derived (a declared total's Counts.Note).
+	note string
 }
 
 // maxNamed bounds the failing tests named per result block and per
@@ -48,6 +50,12 @@ type parser interface {
 // state feeds every line to every parser. The parsers the fast paths must
 // know about are kept by type as well.
 type state struct {
+	// declared are the declarations' Totals (declared_totals.go); declBusy:
+	// one of them must see the next line. A field, set after each line the
+	// parsers read, since wants asks it for every line.
+	declared []*declaredParser
+	declBusy bool
+
 	parsers   []parser
 	golang    *goParser
 	gotestsum *gotestsumParser
@@ -68,6 +76,7 @@ func newState() *state {
 		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, st.jest,
 		st.mocha, &surefireParser{}, &gradleParser{},
 	}
+	st.declared = declaredParsers()
 	return st
 }
 
@@ -103,6 +112,9 @@ func (st *state) feed(l *line) bool {
 			used = true
 		}
 	}
+	if st.feedDeclared(l) {
+		used = true
+	}
 	if used {
 		st.count(l)
 	}
@@ -131,11 +143,14 @@ func (st *state) wants(l *line) bool {
 	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 {
 		return true // they take whatever line comes next
 	}
+	if st.declBusy {
+		return true // a declared parser is inside a total, a failure or a run
+	}
 	t := l.trimB
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) {
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) {
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
@@ -214,7 +229,7 @@ func (st *state) quiet(l *line) bool {
 		return false
 	}
 	last := t[len(t)-1]
-	return st.mocha.title == nil && st.cargo.msgOf == "" && last != '=' &&
+	return st.mocha.title == nil && st.cargo.msgOf == "" && !st.declBusy && last != '=' &&
 		(last != 'D' || !bytes.HasSuffix(t, []byte(" FAILED")))
 }
 
@@ -226,6 +241,11 @@ type part struct {
 func (st *state) summary() *Summary {
 	var parts []part
 	for _, p := range st.parsers {
+		if a := p.end(st.ws); len(a) > 0 {
+			parts = append(parts, part{p.name(), a})
+		}
+	}
+	for _, p := range st.declared {
 		if a := p.end(st.ws); len(a) > 0 {
 			parts = append(parts, part{p.name(), a})
 		}
@@ -292,6 +312,9 @@ func mergePart(s *Summary, p part, first bool) {
 		s.Failed, s.Skipped = addp(s.Failed, fin.failed), addp(s.Skipped, fin.skipped)
 		s.Errors = addp(s.Errors, fin.errors)
 		s.FailuresOmitted += fin.omitted
+		if fin.note != "" && !strings.Contains(s.Note, fin.note) {
+			s.Note = strings.TrimPrefix(s.Note+"; "+fin.note, "; ")
+		}
 		for _, f := range fin.failures {
 			if len(s.Failures) >= maxNamed {
 				s.FailuresOmitted++

@@ -8,10 +8,12 @@ import (
 )
 
 // Declaration is what one runner prints that tells its run apart from a
-// text quoting one: the lines only it writes, in the shape it writes them.
-// Each runner declares itself once, in its own file; compaction matches
-// lines against these declarations, so a runner added here is recognised
-// there too.
+// text quoting one: the lines only it writes, in the shape it writes them,
+// how it sums a run up, and what of its output explains a failure. Each
+// runner declares itself once, in its own file (declare_*.go), and that
+// one declaration is read by compaction (Lines, Targets, Scripts), by the
+// report's summary (Totals) and by its excerpts (Evidence, read by
+// report/evidence), so a runner added here is known to all three.
 type Declaration struct {
 	// Runner is the runner part of a run's family key ("pytest", "make").
 	Runner string
@@ -30,6 +32,12 @@ type Declaration struct {
 	// failed before the runner printed anything of its own: a traceback
 	// whose outermost frame is /testbed/bin/test is sympy's runner's run.
 	Scripts []*regexp.Regexp
+	// Totals, when set, is how the runner sums up a run, for report's
+	// summary (declared_totals.go).
+	Totals *Totals
+	// Evidence, when set, is what of its output explains a failure, for
+	// report's excerpts (declared_evidence.go).
+	Evidence *Evidence
 }
 
 // LineRule is one kind of line a runner prints.
@@ -66,6 +74,9 @@ var declarations []Declaration
 // declare adds a runner; the per-runner files call it from init.
 func declare(d Declaration) {
 	declarations = append(declarations, d)
+	if d.Totals != nil {
+		d.Totals.index(&totalPrefixes)
+	}
 	sort.Slice(declarations, func(i, j int) bool { return declarations[i].Runner < declarations[j].Runner })
 }
 

@@ -56,7 +56,9 @@ func TestScriptRunner(t *testing.T) {
 		"./tests/runtests.py":        "django-runtests",
 		"/testbed/src/pytest.py":     "pytest",
 		"/testbed/reproduce.py":      "",
-		"/testbed/tests/test_bin.py": "",
+		"/testbed/tests/test_bin.py": "unittest", // a test module run as a script
+		"/testbed/bin/test_helper":   "",
+		"/testbed/contest_x.py":      "",
 	} {
 		if got := ScriptRunner(path); got != want {
 			t.Errorf("ScriptRunner(%q) = %q, want %q", path, got, want)

@@ -20,9 +20,11 @@
 //
 // Recognised: go test (plain, -v, -json), gotestsum, pytest, cargo test,
 // node --test (TAP as "tap", spec as "node"), jest, mocha, maven surefire,
-// gradle. Matching is anchored at line starts (leading blanks allowed) after
-// ANSI colour codes are stripped; only the first MaxLineKeep bytes of a line
-// are matched.
+// gradle, by parsers of their own; and the runners whose declaration
+// (declare_*.go) gives its Totals: Python's unittest (Django's runtests.py
+// too) and sympy's bin/test. Matching is anchored at line starts (leading
+// blanks allowed) after ANSI colour codes are stripped; only the first
+// MaxLineKeep bytes of a line are matched.
 //
 // Several result blocks in one log: blocks of the same unit (a Go package, a
 // cargo test binary, a maven module, a gradle task, an npm workspace, or for
@@ -47,7 +49,8 @@ const SourceNone = "none"
 // `go test`), never guessed.
 type Summary struct {
 	// Source names the runner ("go", "gotestsum", "pytest", "cargo", "tap",
-	// "node", "jest", "mocha", "surefire", "gradle"), several joined by "+"
+	// "node", "jest", "mocha", "surefire", "gradle", or a declared runner's
+	// name: "unittest", "sympy-bin-test"), several joined by "+"
 	// when one log holds more than one, or "none".
 	Source   string    `json:"source"`
 	Tests    *int      `json:"tests,omitempty"`

@@ -1,0 +1,87 @@
+package evidence
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestDeclaredGrammars: the runners that declare their evidence in
+// report/runners (unittest, sympy's bin/test) get their failure blocks
+// from the declaration, each heading one block of its own runner, and at a
+// budget far below the log's size the block's assertion is quoted.
+func TestDeclaredGrammars(t *testing.T) {
+	sympy, err := os.ReadFile("../runners/testdata/sympy-bin-test-fail.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unittest, err := os.ReadFile("../runners/testdata/unittest-verbose-fail.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := strings.Repeat("sympy/core/tests/test_basic.py[16] ................                         [OK]\n", 60)
+	tests := []struct {
+		name   string
+		log    string
+		blocks []string // runner/test of every block, in order
+		want   []string
+		not    []string
+	}{
+		{
+			name: "sympy: headed tracebacks and DO *NOT* COMMIT!",
+			log:  progress + string(sympy),
+			blocks: []string{
+				"sympy-bin-test/sympy/geometry/tests/test_polygon.py:test_area",
+				"sympy-bin-test/sympy/geometry/tests/test_polygon.py:test_perimeter",
+				"sympy-bin-test/DO *NOT* COMMIT!",
+			},
+			want: []string{"GeometryError: polygon is not simple", "assert Triangle(a, b, c).perimeter == 3 + sqrt(5)", "\nAssertionError\n"},
+			not:  []string{"test_basic.py[16]"},
+		},
+		{
+			name: "unittest: FAIL and ERROR blocks, each from its heading",
+			log:  strings.Repeat("test_ok (shop.T.test_ok) ... ok\n", 200) + string(unittest),
+			blocks: []string{
+				"unittest/test_currency (shop.test_cart.CartTest.test_currency)",
+				"unittest/test_discount (shop.test_cart.CartTest.test_discount)",
+				"unittest/test_release (shop.test_cart.StockTest.test_release)",
+				"unittest/test_reserve (shop.test_cart.StockTest.test_reserve) (n=3)",
+				"unittest/FAILED (failures=3, errors=1, skipped=1, expected failures=1)",
+			},
+			want: []string{"AssertionError: 25.5 != 25.0", "KeyError: 'EUR'", "AssertionError: 3 not less than 3"},
+			not:  []string{"test_ok (shop.T.test_ok)"},
+		},
+		{
+			name:   "a pytest heading is still pytest's",
+			log:    "___________ test_parse ___________\n\n    def test_parse():\n>       assert parse('7') == 8\nE       assert 7 == 8\n\nt.py:3: AssertionError\n==== 1 failed in 0.1s ====\n",
+			blocks: []string{"pytest/test_parse"},
+			want:   []string{"E       assert 7 == 8"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ps, res := plan(t, tt.log, Budget{Bytes: 1500, Block: 1500, Ended: true})
+			var got []string
+			for _, b := range res.Blocks {
+				if b.Runner != "generic" {
+					got = append(got, b.Runner+"/"+b.Test)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.blocks, "\n") {
+				t.Errorf("blocks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.blocks, "\n"))
+			}
+			q := quoted(tt.log, ps)
+			for _, w := range tt.want {
+				if !strings.Contains(q, w) {
+					t.Errorf("not quoted: %q\nquoted:\n%s", w, q)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(q, n) {
+					t.Errorf("noise quoted: %q\nquoted:\n%s", n, q)
+				}
+			}
+			checkPieces(t, tt.log, nil, ps)
+		})
+	}
+}

@@ -1,0 +1,308 @@
+package runners
+
+import (
+	"encoding/binary"
+	"regexp"
+	"strings"
+)
+
+// Totals is how a runner sums up its run: the line or lines that give its
+// counts, the lines that name a failing test, and where a failure's
+// message is. A declaration with Totals is summarised by report like the
+// runners with a parser of their own (python.go, golang.go, …), with the
+// same guarantee: every count and name is read from lines the summary
+// cites, and re-reading those lines alone reproduces them (see Verify).
+//
+// That guarantee shapes what may be declared: whether a line counts may
+// depend only on the line and on lines that counted before it. So a
+// multi-line total counts its Gap lines too, and Begin is a counted line.
+type Totals struct {
+	// Prefixes are how the lines that can start something outside a run
+	// begin (Begin, Line, Open, Failure), blanks trimmed. Only such lines
+	// reach the regexps: the scan's prefilter looks a line's first byte up
+	// in a table of them, so a declaration costs next to nothing on other
+	// runners' logs. The lines after an Open, under a Failure, or inside a
+	// run (after Begin) are seen whatever they start with.
+	Prefixes []string
+	// Begin, when set, is the runner's banner: failures are named only
+	// between it and the total (sympy's "test process starts"), so a
+	// heading quoted elsewhere in a log is not taken for one. Inside a run
+	// every line is seen, so the lines only a run prints need no prefix
+	// (sympy's unpadded total starts "tests", as a pytest -v log's lines
+	// do); a run is taken to have ended maxRunLines lines after its
+	// banner, so a banner with no total does not slow the rest of a log.
+	Begin *regexp.Regexp
+	// Line is a total printed on one line.
+	Line *regexp.Regexp
+	// Open and Close are a total printed over several lines: Close counts
+	// only right after Open, with only Gap lines between (unittest's "Ran N
+	// tests" line, a blank line, then OK or FAILED (…)), never anywhere
+	// else in a log. An Open that no Close follows is counted with a nil
+	// Close match: the run ended, or was cut, before its verdict.
+	Open, Close, Gap *regexp.Regexp
+	// Count reads the counts from the total's matches: Line's alone, or
+	// Open's and Close's. ok false: the lines give no total after all.
+	Count func(m ...[]string) (c Counts, ok bool)
+	// Failure matches a line that names a failing test; Name reads it
+	// (Name, Classname, File; the span is filled in).
+	Failure *regexp.Regexp
+	Name    func(m []string) Failure
+	// Message, when set, makes a reader of a failure's message from the
+	// lines under its Failure line (pythonTraceback: the exception line).
+	Message func() messageReader
+}
+
+// Counts are what a total says. A count the runner does not print and
+// that cannot be derived from what it prints is nil, never guessed; Note
+// says how a derived count was derived.
+type Counts struct {
+	Tests, Passed, Failed, Skipped, Errors *int
+	Note                                   string
+}
+
+// messageReader reads a failure's message from the lines under it.
+type messageReader interface {
+	// line reads one line, its leading blanks kept.
+	line(text string)
+	// message is the message so far, "" when none.
+	message() string
+}
+
+// maxRunLines bounds how far after its Begin banner a run's lines are
+// read; it depends on the line numbers alone, so a re-read decides the
+// same.
+const maxRunLines = 100_000
+
+// maxMessageLines bounds how far under a failure line its message is
+// looked for, so a failure whose block never ends does not make every
+// later line go through the parser.
+const maxMessageLines = 200
+
+// prefixTable maps a line's first byte to the declared prefixes that
+// start with it: the byte-level prefilter of declared lines. It runs on
+// every line no hand-written parser wants (a verbose unittest or pytest
+// log is mostly such lines), so each prefix is also kept as its first
+// eight bytes, compared as one word.
+type prefixTable [256][]prefix
+
+type prefix struct {
+	s          string
+	word, mask uint64 // s's first bytes (up to 8), and which bytes of a word they are
+}
+
+// totalPrefixes holds every declared Totals' prefixes; declare fills it.
+var totalPrefixes prefixTable
+
+// index adds t's prefixes to pt.
+func (t *Totals) index(pt *prefixTable) {
+	for _, p := range t.Prefixes {
+		if p == "" {
+			panic("runners: a declared total prefix is empty")
+		}
+		var b [8]byte
+		n := copy(b[:], p)
+		mask := ^uint64(0) >> (64 - 8*n)
+		pt[p[0]] = append(pt[p[0]], prefix{s: p, word: binary.LittleEndian.Uint64(b[:]), mask: mask})
+	}
+}
+
+// match reports whether t, non-empty, starts with a declared prefix.
+func (pt *prefixTable) match(t []byte) bool {
+	for _, p := range pt[t[0]] {
+		if len(t) >= 8 {
+			if binary.LittleEndian.Uint64(t)&p.mask != p.word {
+				continue
+			}
+			if len(p.s) <= 8 {
+				return true
+			}
+		}
+		if hasPrefix(t, p.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredParser reads one declaration's Totals; it is a parser like the
+// hand-written ones, so its counts go through the same merging of
+// attempts and the same verification.
+type declaredParser struct {
+	runner  string
+	t       *Totals
+	atts    []attempt
+	fails   failSet
+	begun   bool     // a run's Begin banner was read ...
+	begunAt int64    // ... on this line
+	open    []string // Open's match while a total is open
+	openAt  int64
+	// msg reads the message of fails.list[msgAt] for msgLeft more lines.
+	msg     messageReader
+	msgAt   int
+	msgLeft int
+}
+
+// declaredParsers makes a parser for every declaration with Totals.
+func declaredParsers() []*declaredParser {
+	var ps []*declaredParser
+	for _, d := range declarations {
+		if d.Totals != nil {
+			ps = append(ps, &declaredParser{runner: d.Runner, t: d.Totals})
+		}
+	}
+	return ps
+}
+
+func (p *declaredParser) name() string { return p.runner }
+
+// busy reports that the parser must see the next line whatever it is:
+// a total is open, or a failure's message is being read.
+func (p *declaredParser) busy() bool { return p.open != nil || p.msgLeft > 0 || p.begun }
+
+func (p *declaredParser) feed(l *line, ws string) bool {
+	t := l.trim
+	if p.open != nil {
+		if used, done := p.continueTotal(l, ws); done {
+			return used
+		}
+	}
+	if p.begun && l.num > p.begunAt+maxRunLines {
+		p.begun = false
+		p.fails.take() // a run that printed no total named them
+	}
+	if !p.begun && !p.candidate(t) {
+		p.readMessage(l)
+		return false
+	}
+	tt := p.t
+	if tt.Begin != nil && tt.Begin.MatchString(t) {
+		p.begun, p.begunAt, p.msgLeft = true, l.num, 0
+		p.fails.take() // a run that printed no total named them
+		return true
+	}
+	if tt.Line != nil {
+		if m := tt.Line.FindStringSubmatch(t); m != nil {
+			p.total(ws, l.start, m)
+			return true
+		}
+	}
+	if tt.Open != nil {
+		if m := tt.Open.FindStringSubmatch(t); m != nil {
+			p.open, p.openAt, p.msgLeft = m, l.start, 0
+			return true
+		}
+	}
+	if tt.Failure != nil && (tt.Begin == nil || p.begun) {
+		if m := tt.Failure.FindStringSubmatch(t); m != nil {
+			p.failure(l, m)
+			return true
+		}
+	}
+	p.readMessage(l)
+	return false
+}
+
+// candidate reports whether t starts with one of the declared prefixes.
+func (p *declaredParser) candidate(t string) bool {
+	for _, pre := range p.t.Prefixes {
+		if strings.HasPrefix(t, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// continueTotal reads the line after an Open (or a Gap). done: the line
+// was a Gap or the Close; otherwise the total was left unclosed, is
+// counted as such, and the line is read afresh.
+func (p *declaredParser) continueTotal(l *line, ws string) (used, done bool) {
+	open := p.open
+	if p.t.Gap != nil && p.t.Gap.MatchString(l.trim) {
+		return true, true
+	}
+	p.open = nil
+	if m := p.t.Close.FindStringSubmatch(l.trim); m != nil {
+		p.total(ws, p.openAt, open, m)
+		return true, true
+	}
+	p.total(ws, p.openAt, open, nil)
+	return false, false
+}
+
+// total ends a run with the counts its total's matches give.
+func (p *declaredParser) total(ws string, at int64, m ...[]string) {
+	c, ok := p.t.Count(m...)
+	om := p.fails.omitted
+	fails := p.fails.take()
+	p.begun, p.msgLeft = false, 0
+	if !ok {
+		return
+	}
+	p.atts = append(p.atts, attempt{unit: suiteKey(ws, val(c.Tests)), tests: c.Tests,
+		passed: c.Passed, failed: c.Failed, skipped: c.Skipped, errors: c.Errors,
+		failures: fails, omitted: om, at: at, note: c.Note})
+}
+
+// failure names a failing test, and starts reading its message.
+func (p *declaredParser) failure(l *line, m []string) {
+	f := p.t.Name(m)
+	f.Span = spanOf(l)
+	n := len(p.fails.list)
+	p.fails.add(f)
+	p.msgLeft = 0
+	if p.t.Message != nil && len(p.fails.list) > n {
+		p.msg, p.msgAt, p.msgLeft = p.t.Message(), n, maxMessageLines
+	}
+}
+
+// readMessage hands a line under a failure to its message reader. It
+// changes no count or name: Verify does not re-read these lines.
+func (p *declaredParser) readMessage(l *line) {
+	if p.msgLeft == 0 {
+		return
+	}
+	p.msgLeft--
+	p.msg.line(l.text)
+	if p.msgAt < len(p.fails.list) {
+		p.fails.list[p.msgAt].Message = p.msg.message()
+	}
+}
+
+// end counts a total still open when the log ended.
+func (p *declaredParser) end(ws string) []attempt {
+	if p.open != nil {
+		open := p.open
+		p.open = nil
+		p.total(ws, p.openAt, open, nil)
+	}
+	return p.atts
+}
+
+// feedDeclared gives l to the declared parsers when one of them is busy
+// or l starts with a declared prefix (every line, with noFast), and
+// reports whether any of them used it. The hand-written parsers want many
+// lines no declaration does (a jest block, a go failure's output), and
+// those need not pass through the declarations at all.
+func (st *state) feedDeclared(l *line) bool {
+	if !noFast && !st.declBusy && (len(l.trimB) == 0 || !totalPrefixes.match(l.trimB)) {
+		return false
+	}
+	used := false
+	for _, p := range st.declared {
+		if p.feed(l, st.ws) {
+			used = true
+		}
+	}
+	st.declBusy = st.declaredBusy()
+	return used
+}
+
+// declaredBusy reports that a declared parser must see the next line.
+func (st *state) declaredBusy() bool {
+	for _, p := range st.declared {
+		if p.busy() {
+			return true
+		}
+	}
+	return false
+}
