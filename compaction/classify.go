@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -132,6 +133,10 @@ type classifier struct {
 	firstFail evidence
 	lastPass  evidence
 
+	// capturedEnd, while set, is the line that ends the stretch of a
+	// test's own output a runner is repeating (pytest's captured stdout).
+	capturedEnd *regexp.Regexp
+
 	frame    harnessFrame
 	py       pythonRun
 	runner   string // the first runner whose line was seen
@@ -202,9 +207,13 @@ func (c *classifier) feed(line string, n int64) {
 }
 
 // skipped reports whether the line belongs to a region whose markers are
-// quoted rather than produced: a Markdown fence, a diff, a numbered read.
+// quoted rather than produced: a Markdown fence, a diff, a numbered read,
+// a test's captured output.
 func (c *classifier) skipped(line string) bool {
 	if c.fenceLine(line) {
+		return true
+	}
+	if c.capturedLine(line) {
 		return true
 	}
 	if c.diffLine(line) {
@@ -213,6 +222,25 @@ func (c *classifier) skipped(line string) bool {
 	}
 	if numberedRe.MatchString(line) {
 		c.numbered++
+		return true
+	}
+	return false
+}
+
+// capturedLine tracks the stretches a runner copies from a test's own
+// output (declared in report/runners): a test of a tool prints that tool's
+// banner, and a pytest run of Sphinx's tests is still pytest's run. The
+// line that ends a stretch is the runner's again, and may open the next.
+func (c *classifier) capturedLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if c.capturedEnd != nil {
+		if !c.capturedEnd.MatchString(t) {
+			return true
+		}
+		c.capturedEnd = nil
+	}
+	if end, ok := runners.CapturedSection(t); ok {
+		c.capturedEnd = end
 		return true
 	}
 	return false
