@@ -75,6 +75,7 @@ func TestSupersededByFamily(t *testing.T) {
 	pytestFail := mini("1", "============ test session starts ============\n"+big+"============ 1 failed in 0.1s ============\n")
 	pytestPass := mini("0", "============ 3 passed in 0.1s ============\n")
 	script := mini("1", "Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\n"+big+"KeyError: 'x'\n")
+	pytestCrash := mini("1", "Traceback (most recent call last):\n  File \"/usr/lib/python3.9/runpy.py\", line 197, in _run_module_as_main\n  File \"/testbed/src/pytest.py\", line 29, in <module>\n  File \"/testbed/src/_pytest/python.py\", line 310\n"+big+"SyntaxError: invalid syntax\n")
 	djangoPass := mini("0", "Creating test database for alias 'default'...\n....\n----------------------------------------------------------------------\nRan 4 tests in 0.1s\n\nOK\n")
 	buildPass := mini("0", "Running Sphinx v7.0.0\nbuilding [html]: targets for 1 source files that are out of date\nbuild succeeded.\n")
 	onFile := func(file, verdict string) string {
@@ -91,6 +92,12 @@ func TestSupersededByFamily(t *testing.T) {
 		{"script after pytest", []string{pytestFail, script}, []string{ReasonLatest, ReasonLatest}},
 		{"pytest after pytest", []string{pytestFail, script, pytestPass}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
 		{"script after script", []string{script, pytestFail, script}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
+		// python -m pytest that crashed on a syntax error in the code under
+		// test names no file: it stands for no earlier run's files, though
+		// a later run covers it.
+		{"pytest crash after pytest of a file", []string{onFile("tests/test_a.py", "failed"), pytestCrash}, []string{ReasonLatest, ReasonLatest}},
+		{"pytest of a file after a crash", []string{pytestCrash, onFile("tests/test_a.py", "failed")}, []string{ReasonCollapsed, ReasonLatest}},
+		{"pytest crash after a crash", []string{pytestCrash, pytestCrash}, []string{ReasonCollapsed, ReasonLatest}},
 		// A test suite that builds documents prints the build tool's
 		// banner in its captured output; a later build of the docs is
 		// another command and leaves the suite's failure in place.
