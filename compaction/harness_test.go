@@ -55,6 +55,8 @@ func TestClassifyHarnessAndRunners(t *testing.T) {
 		{"pytest repeats a test's captured build banner", mini("1", pytestOfBuild("doc/tests/test_html.py", "---------- Captured stdout call ----------\nRunning Sphinx v7.0.0\nbuild succeeded.\n")), OutcomeFailed, "pytest"},
 		{"pytest -s lets a build banner through", mini("1", "======== test session starts ========\ncollected 1 item\n\ndoc/tests/test_html.py # srcdir: /tmp/root\nRunning Sphinx v7.0.0\nF\n\n======== FAILURES ========\nE   assert 0\n======== short test summary info ========\nFAILED doc/tests/test_html.py::test_x - assert 0\n======== 1 failed in 0.3s ========\n"), OutcomeFailed, "pytest"},
 		{"sphinx build under make", mini("2", "Running Sphinx v7.0.0\n\nException occurred:\n  File \"/testbed/sphinx/builders/html.py\", line 12\nKeyError: 'x'\nmake: *** [Makefile:20: html] Error 2\n"), OutcomeFailed, "sphinx-build"},
+		{"cat of a saved sphinx crash report", mini("0", "# Sphinx version: 7.0.0\n# Python version: 3.11.4 (CPython)\n# Last messages:\n#   Running Sphinx v7.0.0\n#   reading sources... [100%] index\nTraceback (most recent call last):\n  File \"/testbed/sphinx/cmd/build.py\", line 280, in build_main\n    app.build(args.force_all, args.filenames)\nKeyError: 'x'\n"), OutcomeNotRun, ""},
+		{"report header further down is no report", mini("2", "Running Sphinx v7.0.0\n# Sphinx version: 7.0.0\n\nException occurred:\nKeyError: 'x'\n"), OutcomeFailed, "sphinx-build"},
 		{"numbered read of a test log", mini("0", "   1\t============ test session starts ============\n   2\tFAILED t.py::x\n   3\t=== 1 failed in 0.1s ===\n"), OutcomeNotRun, ""},
 	}
 	for _, tt := range tests {
@@ -75,6 +77,8 @@ func TestSupersededByFamily(t *testing.T) {
 	pytestFail := mini("1", "============ test session starts ============\n"+big+"============ 1 failed in 0.1s ============\n")
 	pytestPass := mini("0", "============ 3 passed in 0.1s ============\n")
 	script := mini("1", "Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\n"+big+"KeyError: 'x'\n")
+	// As a harness that prints no exit status shows it (SWE-agent).
+	crashReport := "# Sphinx version: 7.0.0\n# Last messages:\n#   Running Sphinx v7.0.0\nTraceback (most recent call last):\n  File \"/testbed/sphinx/cmd/build.py\", line 280, in build_main\n" + big + "KeyError: 'x'\n"
 	pytestCrash := mini("1", "Traceback (most recent call last):\n  File \"/usr/lib/python3.9/runpy.py\", line 197, in _run_module_as_main\n  File \"/testbed/src/pytest.py\", line 29, in <module>\n  File \"/testbed/src/_pytest/python.py\", line 310\n"+big+"SyntaxError: invalid syntax\n")
 	djangoPass := mini("0", "Creating test database for alias 'default'...\n....\n----------------------------------------------------------------------\nRan 4 tests in 0.1s\n\nOK\n")
 	buildPass := mini("0", "Running Sphinx v7.0.0\nbuilding [html]: targets for 1 source files that are out of date\nbuild succeeded.\n")
@@ -92,6 +96,9 @@ func TestSupersededByFamily(t *testing.T) {
 		{"script after pytest", []string{pytestFail, script}, []string{ReasonLatest, ReasonLatest}},
 		{"pytest after pytest", []string{pytestFail, script, pytestPass}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
 		{"script after script", []string{script, pytestFail, script}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
+		// Each crash of a build saves its own report; reading two of them
+		// back is two reads, and a later build supersedes neither.
+		{"reads of two crash reports", []string{crashReport, crashReport, mini("2", "Running Sphinx v7.0.0\n\nException occurred:\n"+big+"KeyError: 'x'\n")}, []string{ReasonNotRunLike, ReasonNotRunLike, ReasonLatest}},
 		// python -m pytest that crashed on a syntax error in the code under
 		// test names no file: it stands for no earlier run's files, though
 		// a later run covers it.

@@ -14,5 +14,9 @@ func init() {
 		{Re: regexp.MustCompile(`^Exception occurred:$`), Run: true, Verdict: Failed},
 		{Re: regexp.MustCompile(`^build succeeded\b`), Run: true, Total: true, Verdict: Passed},
 		{Re: regexp.MustCompile(`^build finished with problems\b`), Run: true, Total: true, Verdict: Failed},
-	}})
+	},
+		// The crash report it saves opens with the versions, then quotes
+		// the build's last messages and the traceback; an agent reads it
+		// with cat, and two such reads are two crashes, not a re-run.
+		Reports: []*regexp.Regexp{regexp.MustCompile(`^# Sphinx version: \S`)}})
 }

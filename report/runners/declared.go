@@ -32,6 +32,11 @@ type Declaration struct {
 	// failed before the runner printed anything of its own: a traceback
 	// whose outermost frame is /testbed/bin/test is sympy's runner's run.
 	Scripts []*regexp.Regexp
+	// Reports match the first line of a file the runner writes instead of
+	// printing it (Sphinx saves a crash's traceback to
+	// /tmp/sphinx-err-*.log): a text that opens with one is that file
+	// read back, not a run, however many tracebacks it holds.
+	Reports []*regexp.Regexp
 	// Captured are the stretches of the runner's output that repeat what a
 	// test printed (pytest's "Captured stdout call" sections). Another
 	// program's lines there, a Sphinx build's banner in a test of Sphinx,
@@ -125,6 +130,19 @@ func LineTarget(t string) (runner, target string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// ReportHeader reports whether t (a text's first line, blanks trimmed)
+// opens a report file some runner writes.
+func ReportHeader(t string) bool {
+	for _, d := range declarations {
+		for _, re := range d.Reports {
+			if re.MatchString(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // CapturedSection reports whether t (a line, blanks trimmed) opens a

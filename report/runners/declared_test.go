@@ -102,3 +102,17 @@ func TestCapturedSection(t *testing.T) {
 		}
 	}
 }
+
+func TestReportHeader(t *testing.T) {
+	for line, want := range map[string]bool{
+		"# Sphinx version: 7.0.0":              true,
+		"# Sphinx version:":                    false,
+		"Running Sphinx v7.0.0":                false,
+		"# Python version: 3.11.4 (CPython)":   false,
+		"The full traceback has been saved in": false,
+	} {
+		if got := ReportHeader(line); got != want {
+			t.Errorf("ReportHeader(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
