@@ -58,14 +58,7 @@ type agentScore struct {
 //	go test ./compaction -run TestAgentTranscripts -v
 func TestAgentTranscripts(t *testing.T) {
 	dir := agentTranscriptsDir(t)
-	var labels agentLabels
-	data, err := os.ReadFile("testdata/agent-transcripts.labels.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &labels); err != nil {
-		t.Fatalf("labels: %v", err)
-	}
+	labels := loadAgentLabels(t)
 	names := make([]string, 0, len(labels.Transcripts))
 	for n := range labels.Transcripts {
 		names = append(names, n)
@@ -96,6 +89,20 @@ func TestAgentTranscripts(t *testing.T) {
 	if total.misses > maxAgentMisses {
 		t.Errorf("%d misses, want at most %d", total.misses, maxAgentMisses)
 	}
+}
+
+// loadAgentLabels reads testdata/agent-transcripts.labels.json.
+func loadAgentLabels(t *testing.T) agentLabels {
+	t.Helper()
+	var labels agentLabels
+	data, err := os.ReadFile("testdata/agent-transcripts.labels.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &labels); err != nil {
+		t.Fatalf("labels: %v", err)
+	}
+	return labels
 }
 
 func scoreAgent(t *testing.T, path string, want map[string]string) agentScore {

@@ -11,11 +11,13 @@ import (
 
 // growTurns compacts texts turn by turn, as a harness does, with one
 // store, and checks that every turn only appends to or replays the
-// previous turn's output. cold[k] makes turn k's cache cold.
-func growTurns(t *testing.T, in []Output, cold map[int]bool) [][]Output {
+// previous turn's output. cold[k] makes turn k's cache cold. It returns
+// each turn's outputs and decisions.
+func growTurns(t *testing.T, in []Output, cold map[int]bool) ([][]Output, [][]Decision) {
 	t.Helper()
 	store := &DirStore{Dir: t.TempDir()}
 	var turns [][]Output
+	var decisions [][]Decision
 	for k := 1; k <= len(in); k++ {
 		opts := Options{MinTokens: -1, Cache: &Cache{Store: store, Prefix: -1, Cold: cold[k]}}
 		out, ds, err := Compact(in[:k], opts, store)
@@ -40,13 +42,14 @@ func growTurns(t *testing.T, in []Output, cold map[int]bool) [][]Output {
 			}
 		}
 		turns = append(turns, out)
+		decisions = append(decisions, ds)
 	}
-	return turns
+	return turns, decisions
 }
 
 func TestCacheGrowTurnByTurn(t *testing.T) {
 	in := outputsOf(bigFail, "cat notes", bigFail, goPassed)
-	turns := growTurns(t, in, nil)
+	turns, _ := growTurns(t, in, nil)
 	last := turns[len(turns)-1]
 	if last[0].Text != bigFail || last[2].Text != bigFail {
 		t.Fatal("a run kept as latest on its turn changed on a warm later turn")
@@ -54,7 +57,7 @@ func TestCacheGrowTurnByTurn(t *testing.T) {
 
 	// turns[k-1] is turn k. Turn 3 may not touch output 0, which turn 1
 	// emitted unchanged; cold turn 4 may collapse both superseded runs.
-	cold := growTurns(t, in, map[int]bool{4: true})
+	cold, _ := growTurns(t, in, map[int]bool{4: true})
 	if cold[2][0].Text != bigFail || cold[2][2].Text != bigFail {
 		t.Fatal("warm turn 3 changed a run")
 	}
@@ -115,13 +118,19 @@ func TestCachePrefixAndTTL(t *testing.T) {
 }
 
 // TestCacheAgentTranscriptsTurnByTurn replays real transcripts turn by
-// turn: every warm turn only appends or replays.
+// turn, as a harness compacts before each model call: every warm turn only
+// appends or replays; no turn collapses an output the labels keep (a run
+// that is not superseded yet at that turn is latest there, and a passed
+// run or a non-run never collapses); and the last turn, cold, decides just
+// what one call on the whole transcript decides, collapses included.
 func TestCacheAgentTranscriptsTurnByTurn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
 	dir := agentTranscriptsDir(t)
-	for _, name := range []string{"12-mini-sympy-sympy-19346", "23-mini-scikit-learn-scikit-learn-14053", "31-openhands-ponylang-ponyc-4595"} {
+	labels := loadAgentLabels(t)
+	collapsed := 0
+	for _, name := range []string{"12-mini-sympy-sympy-19346", "19-mini-sphinx-doc-sphinx-8595", "23-mini-scikit-learn-scikit-learn-14053", "31-openhands-ponylang-ponyc-4595"} {
 		data, err := os.ReadFile(filepath.Join(dir, name, "input.json"))
 		if err != nil {
 			t.Fatal(err)
@@ -130,12 +139,41 @@ func TestCacheAgentTranscriptsTurnByTurn(t *testing.T) {
 		if err := json.Unmarshal(data, &in); err != nil {
 			t.Fatal(err)
 		}
+		want := labels.Transcripts[name]
+		if want == nil {
+			t.Fatalf("%s: no labels", name)
+		}
 		t.Run(name, func(t *testing.T) {
-			turns := growTurns(t, in, map[int]bool{len(in): true})
-			if len(turns) != len(in) {
-				t.Fatalf("%d turns", len(turns))
+			turns, decisions := growTurns(t, in, map[int]bool{len(in): true})
+			for k, ds := range decisions {
+				for _, d := range ds {
+					if d.Decision == Collapsed && want[d.ID] != "collapse" {
+						label := want[d.ID]
+						if label == "" {
+							label = "not_run"
+						}
+						t.Errorf("turn %d collapsed %s, labelled %s", k+1, d.ID, label)
+					}
+				}
+			}
+			once, ods, err := Compact(in, Options{MinTokens: -1}, &DirStore{Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			last, lds := turns[len(turns)-1], decisions[len(decisions)-1]
+			for i := range in {
+				if last[i].Text != once[i].Text || lds[i].Decision != ods[i].Decision || lds[i].Reason != ods[i].Reason {
+					t.Errorf("%s: cold last turn %s (%s), one call %s (%s)", in[i].ID, lds[i].Decision, lds[i].Reason, ods[i].Decision, ods[i].Reason)
+				}
+				if ods[i].Decision == Collapsed {
+					collapsed++
+				}
 			}
 		})
+	}
+	// Guard against a check that passes because nothing collapsed at all.
+	if collapsed == 0 {
+		t.Error("no output collapsed in any transcript's cold last turn")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -29,7 +30,7 @@ type Verdict struct {
 	// Reason names the rule that decided: a marker kind for runs
 	// (failure_marker, failure_count, exit_status, pass_marker, pass_count,
 	// run_marker, quoted_failure) or why the text is not a run (no_marker, indented_only,
-	// numbered_source, diff, source_code).
+	// numbered_source, diff, source_code, saved_report).
 	Reason string `json:"reason"`
 	// Family is the run's command family (runner, and for a script its
 	// path): a run is superseded only by a later run of its family. ""
@@ -132,6 +133,13 @@ type classifier struct {
 	firstFail evidence
 	lastPass  evidence
 
+	// report: the text opens as a file a runner saves (a crash report),
+	// so it is that file read back.
+	report bool
+	// capturedEnd, while set, is the line that ends the stretch of a
+	// test's own output a runner is repeating (pytest's captured stdout).
+	capturedEnd *regexp.Regexp
+
 	frame    harnessFrame
 	py       pythonRun
 	runner   string // the first runner whose line was seen
@@ -157,6 +165,9 @@ func (c *classifier) feed(line string, n int64) {
 		return
 	}
 	c.nonBlank++
+	if c.nonBlank == 1 && runners.ReportHeader(strings.TrimSpace(line)) {
+		c.report = true
+	}
 	if c.py.skip(line) {
 		return
 	}
@@ -202,9 +213,13 @@ func (c *classifier) feed(line string, n int64) {
 }
 
 // skipped reports whether the line belongs to a region whose markers are
-// quoted rather than produced: a Markdown fence, a diff, a numbered read.
+// quoted rather than produced: a Markdown fence, a diff, a numbered read,
+// a test's captured output.
 func (c *classifier) skipped(line string) bool {
 	if c.fenceLine(line) {
+		return true
+	}
+	if c.capturedLine(line) {
 		return true
 	}
 	if c.diffLine(line) {
@@ -213,6 +228,25 @@ func (c *classifier) skipped(line string) bool {
 	}
 	if numberedRe.MatchString(line) {
 		c.numbered++
+		return true
+	}
+	return false
+}
+
+// capturedLine tracks the stretches a runner copies from a test's own
+// output (declared in report/runners): a test of a tool prints that tool's
+// banner, and a pytest run of Sphinx's tests is still pytest's run. The
+// line that ends a stretch is the runner's again, and may open the next.
+func (c *classifier) capturedLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if c.capturedEnd != nil {
+		if !c.capturedEnd.MatchString(t) {
+			return true
+		}
+		c.capturedEnd = nil
+	}
+	if end, ok := runners.CapturedSection(t); ok {
+		c.capturedEnd = end
 		return true
 	}
 	return false
@@ -361,11 +395,14 @@ func (c *classifier) outcome() Verdict {
 }
 
 // quotingShape recognises texts that merely contain run output: when most
-// lines are diff or numbered lines, or the text declares source code.
+// lines are diff or numbered lines, the text declares source code, or it
+// is a report file a runner saved.
 func (c *classifier) quotingShape() (string, bool) {
 	switch {
 	case c.nonBlank == 0:
 		return "no_marker", true
+	case c.report:
+		return "saved_report", true
 	case 2*c.numbered > c.nonBlank:
 		return "numbered_source", true
 	case 2*c.patch > c.nonBlank:

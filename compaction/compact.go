@@ -160,8 +160,9 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 
 // latestOfFamily marks the runs no later run supersedes. A later run of
 // the same family supersedes an earlier one when it tested all the
-// earlier one's targets; a run that names no targets is taken to have
-// tested its runner's whole target, and to be covered by any later run.
+// earlier one's targets; a run that names no targets is taken to be
+// covered by any later run, and, if it passed, to have tested its
+// runner's whole target (pytest -q names no file).
 func latestOfFamily(vs []Verdict) []bool {
 	latest := make([]bool, len(vs))
 	for i, v := range vs {
@@ -170,7 +171,7 @@ func latestOfFamily(vs []Verdict) []bool {
 		}
 		latest[i] = true
 		for _, w := range vs[i+1:] {
-			if w.RunLike && w.Family == v.Family && covers(w.Targets, v.Targets) {
+			if w.RunLike && w.Family == v.Family && covers(w, v.Targets) {
 				latest[i] = false
 				break
 			}
@@ -179,12 +180,21 @@ func latestOfFamily(vs []Verdict) []bool {
 	return latest
 }
 
-func covers(later, earlier []string) bool {
-	if len(later) == 0 || len(earlier) == 0 {
+// covers reports whether the later run tested every one of the earlier
+// run's targets. A later run that names none and did not pass stands for
+// none: it is a runner that crashed before it ran anything (python -m
+// pytest stopped by a syntax error in the code under test, a file not
+// found), and whether it was pointed at the earlier run's files the text
+// does not say.
+func covers(later Verdict, earlier []string) bool {
+	if len(earlier) == 0 {
 		return true
 	}
+	if len(later.Targets) == 0 {
+		return later.Outcome == OutcomePassed
+	}
 	have := map[string]bool{}
-	for _, t := range later {
+	for _, t := range later.Targets {
 		have[t] = true
 	}
 	for _, t := range earlier {

@@ -51,6 +51,12 @@ func TestClassifyHarnessAndRunners(t *testing.T) {
 		{"script compile error", mini("1", "  File \"/testbed/repro.py\", line 7\n    x = (\n        ^\nSyntaxError: '(' was never closed\n"), OutcomeFailed, "python repro.py"},
 		{"python -c has no family", mini("1", "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nModuleNotFoundError: No module named 'numpy'\n"), OutcomeFailed, ""},
 		{"sphinx crash", mini("2", "Running Sphinx v4.1.0\n\nException occurred:\n  File \"/testbed/sphinx/ext/autodoc/__init__.py\", line 891\nSyntaxError: invalid syntax\n"), OutcomeFailed, "sphinx-build"},
+		{"pytest repeats a test's captured database setup", mini("1", pytestOfBuild("app/tests/test_models.py", "---------- Captured stderr setup ----------\nCreating test database for alias 'default'...\n")), OutcomeFailed, "pytest"},
+		{"pytest repeats a test's captured build banner", mini("1", pytestOfBuild("doc/tests/test_html.py", "---------- Captured stdout call ----------\nRunning Sphinx v7.0.0\nbuild succeeded.\n")), OutcomeFailed, "pytest"},
+		{"pytest -s lets a build banner through", mini("1", "======== test session starts ========\ncollected 1 item\n\ndoc/tests/test_html.py # srcdir: /tmp/root\nRunning Sphinx v7.0.0\nF\n\n======== FAILURES ========\nE   assert 0\n======== short test summary info ========\nFAILED doc/tests/test_html.py::test_x - assert 0\n======== 1 failed in 0.3s ========\n"), OutcomeFailed, "pytest"},
+		{"sphinx build under make", mini("2", "Running Sphinx v7.0.0\n\nException occurred:\n  File \"/testbed/sphinx/builders/html.py\", line 12\nKeyError: 'x'\nmake: *** [Makefile:20: html] Error 2\n"), OutcomeFailed, "sphinx-build"},
+		{"cat of a saved sphinx crash report", mini("0", "# Sphinx version: 7.0.0\n# Python version: 3.11.4 (CPython)\n# Last messages:\n#   Running Sphinx v7.0.0\n#   reading sources... [100%] index\nTraceback (most recent call last):\n  File \"/testbed/sphinx/cmd/build.py\", line 280, in build_main\n    app.build(args.force_all, args.filenames)\nKeyError: 'x'\n"), OutcomeNotRun, ""},
+		{"report header further down is no report", mini("2", "Running Sphinx v7.0.0\n# Sphinx version: 7.0.0\n\nException occurred:\nKeyError: 'x'\n"), OutcomeFailed, "sphinx-build"},
 		{"numbered read of a test log", mini("0", "   1\t============ test session starts ============\n   2\tFAILED t.py::x\n   3\t=== 1 failed in 0.1s ===\n"), OutcomeNotRun, ""},
 	}
 	for _, tt := range tests {
@@ -71,6 +77,11 @@ func TestSupersededByFamily(t *testing.T) {
 	pytestFail := mini("1", "============ test session starts ============\n"+big+"============ 1 failed in 0.1s ============\n")
 	pytestPass := mini("0", "============ 3 passed in 0.1s ============\n")
 	script := mini("1", "Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\n"+big+"KeyError: 'x'\n")
+	// As a harness that prints no exit status shows it (SWE-agent).
+	crashReport := "# Sphinx version: 7.0.0\n# Last messages:\n#   Running Sphinx v7.0.0\nTraceback (most recent call last):\n  File \"/testbed/sphinx/cmd/build.py\", line 280, in build_main\n" + big + "KeyError: 'x'\n"
+	pytestCrash := mini("1", "Traceback (most recent call last):\n  File \"/usr/lib/python3.9/runpy.py\", line 197, in _run_module_as_main\n  File \"/testbed/src/pytest.py\", line 29, in <module>\n  File \"/testbed/src/_pytest/python.py\", line 310\n"+big+"SyntaxError: invalid syntax\n")
+	djangoPass := mini("0", "Creating test database for alias 'default'...\n....\n----------------------------------------------------------------------\nRan 4 tests in 0.1s\n\nOK\n")
+	buildPass := mini("0", "Running Sphinx v7.0.0\nbuilding [html]: targets for 1 source files that are out of date\nbuild succeeded.\n")
 	onFile := func(file, verdict string) string {
 		return mini("1", "============ test session starts ============\n"+file+" F\n"+big+"FAILED "+file+"::test_x - assert 0\n============ 1 "+verdict+" in 0.1s ============\n")
 	}
@@ -85,6 +96,21 @@ func TestSupersededByFamily(t *testing.T) {
 		{"script after pytest", []string{pytestFail, script}, []string{ReasonLatest, ReasonLatest}},
 		{"pytest after pytest", []string{pytestFail, script, pytestPass}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
 		{"script after script", []string{script, pytestFail, script}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
+		// Each crash of a build saves its own report; reading two of them
+		// back is two reads, and a later build supersedes neither.
+		{"reads of two crash reports", []string{crashReport, crashReport, mini("2", "Running Sphinx v7.0.0\n\nException occurred:\n"+big+"KeyError: 'x'\n")}, []string{ReasonNotRunLike, ReasonNotRunLike, ReasonLatest}},
+		// python -m pytest that crashed on a syntax error in the code under
+		// test names no file: it stands for no earlier run's files, though
+		// a later run covers it.
+		{"pytest crash after pytest of a file", []string{onFile("tests/test_a.py", "failed"), pytestCrash}, []string{ReasonLatest, ReasonLatest}},
+		{"pytest of a file after a crash", []string{pytestCrash, onFile("tests/test_a.py", "failed")}, []string{ReasonCollapsed, ReasonLatest}},
+		{"pytest crash after a crash", []string{pytestCrash, pytestCrash}, []string{ReasonCollapsed, ReasonLatest}},
+		// A test suite that builds documents prints the build tool's
+		// banner in its captured output; a later build of the docs is
+		// another command and leaves the suite's failure in place.
+		{"build after pytest of the build tool's tests", []string{mini("1", pytestOfBuild("doc/tests/test_html.py", "---------- Captured stdout call ----------\nRunning Sphinx v7.0.0\n"+big)), buildPass}, []string{ReasonLatest, ReasonLatest}},
+		{"runtests after pytest of a Django app", []string{mini("1", pytestOfBuild("app/tests/test_models.py", "---------- Captured stderr setup ----------\nCreating test database for alias 'default'...\n"+big)), djangoPass}, []string{ReasonLatest, ReasonLatest}},
+		{"pytest of the build tool's tests after pytest", []string{mini("1", pytestOfBuild("doc/tests/test_html.py", "---------- Captured stdout call ----------\nRunning Sphinx v7.0.0\n"+big)), buildPass, mini("0", pytestOfBuild("doc/tests/test_html.py", ""))}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,4 +125,14 @@ func TestSupersededByFamily(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pytestOfBuild is a pytest run of one test file whose single test failed
+// and printed captured, a captured-output section or "".
+func pytestOfBuild(file, captured string) string {
+	if captured == "" {
+		return "======== test session starts ========\ncollected 1 item\n\n" + file + " .\n\n======== 1 passed in 0.3s ========\n"
+	}
+	return "======== test session starts ========\ncollected 1 item\n\n" + file + " F\n\n======== FAILURES ========\n________ test_x ________\n\nE   assert 0\n\n" +
+		captured + "======== short test summary info ========\nFAILED " + file + "::test_x - assert 0\n======== 1 failed in 0.3s ========\n"
 }

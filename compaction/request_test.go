@@ -174,11 +174,12 @@ func TestFilterRequestCacheControl(t *testing.T) {
 
 // TestRequestBodiesOfAgentTranscripts wraps each real agent transcript in
 // an Anthropic and an OpenAI request body: compacting the body decides
-// exactly what compacting the plain outputs decides, and changes no other
-// token.
+// exactly what compacting the plain outputs decides, output by output,
+// every collapsed text in the body expands from the body's store to its
+// original, and no other token changes.
 func TestRequestBodiesOfAgentTranscripts(t *testing.T) {
 	dir := agentTranscriptsDir(t)
-	for _, name := range []string{"05-mini-django-django-11138", "10-mini-sympy-sympy-13091", "33-openhands-ponylang-ponyc-4588"} {
+	for _, name := range []string{"05-mini-django-django-11138", "10-mini-sympy-sympy-13091", "19-mini-sphinx-doc-sphinx-8595", "33-openhands-ponylang-ponyc-4588"} {
 		data, err := os.ReadFile(filepath.Join(dir, name, "input.json"))
 		if err != nil {
 			t.Fatal(err)
@@ -187,14 +188,35 @@ func TestRequestBodiesOfAgentTranscripts(t *testing.T) {
 		if err := json.Unmarshal(data, &in); err != nil {
 			t.Fatal(err)
 		}
-		want, _, err := Compact(in, Options{}, &DirStore{Dir: t.TempDir()})
+		want, wds, err := Compact(in, Options{}, &DirStore{Dir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
+		collapsed := 0
+		for _, d := range wds {
+			if d.Decision == Collapsed {
+				collapsed++
+			}
+		}
+		// Each of these transcripts has superseded runs: a body check
+		// where nothing collapses would pass without testing a rewrite.
+		if collapsed == 0 {
+			t.Fatalf("%s: nothing collapsed", name)
+		}
 		for format, body := range map[string][]byte{"anthropic": anthropicOf(in), "openai": openAIOf(in)} {
 			var out bytes.Buffer
-			if _, err := Filter(bytes.NewReader(body), &out, Options{}, &DirStore{Dir: t.TempDir()}); err != nil {
+			store := &DirStore{Dir: t.TempDir()}
+			ds, err := Filter(bytes.NewReader(body), &out, Options{}, store)
+			if err != nil {
 				t.Fatalf("%s %s: %v", name, format, err)
+			}
+			if len(ds) != len(wds) {
+				t.Fatalf("%s %s: %d decisions, want %d", name, format, len(ds), len(wds))
+			}
+			for i, d := range ds {
+				if d.ID != wds[i].ID || d.Decision != wds[i].Decision || d.Reason != wds[i].Reason {
+					t.Errorf("%s %s: output %d is %s %s (%s), as plain outputs %s %s (%s)", name, format, i, d.ID, d.Decision, d.Reason, wds[i].ID, wds[i].Decision, wds[i].Reason)
+				}
 			}
 			got, orig := tokens(t, out.Bytes()), tokens(t, body)
 			if len(got) != len(orig) {
@@ -211,6 +233,11 @@ func TestRequestBodiesOfAgentTranscripts(t *testing.T) {
 				}
 				if got[i] != want[k].Text {
 					t.Fatalf("%s %s: %s decided otherwise than as plain outputs", name, format, in[k].ID)
+				}
+				if got[i] != orig[i] {
+					if text, err := Expand(store, got[i].(string)); err != nil || string(text) != in[k].Text {
+						t.Errorf("%s %s: %s does not expand to its text from the body's store: %v", name, format, in[k].ID, err)
+					}
 				}
 				k++
 			}

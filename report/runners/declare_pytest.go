@@ -22,5 +22,15 @@ func init() {
 		regexp.MustCompile(`^(?:FAILED|ERROR) ([\w./-]+\.py)(?:::|\s|$)`),
 		regexp.MustCompile(`^_+ ERROR collecting ([\w./-]+\.py) _+$`),
 		regexp.MustCompile(`^ERROR: file not found: ([\w./-]+\.py)`),
-	}, Scripts: []*regexp.Regexp{regexp.MustCompile(`(^|/)(bin/py\.?test|pytest\.py|pytest/__main__\.py)$`)}})
+	}, Scripts: []*regexp.Regexp{regexp.MustCompile(`(^|/)(bin/py\.?test|pytest\.py|pytest/__main__\.py)$`)},
+		// A failing test's report ends with what it printed, under a
+		// "--- Captured stdout call ---" rule, up to the next test's
+		// "___ name ___" header, the next "=== section ===" or the next
+		// captured stream. What is in it is the test's: compaction reads
+		// no runner's line there.
+		Captured: []Section{{
+			Open: regexp.MustCompile(`^-+ Captured (?:stdout|stderr|log)(?: (?:setup|call|teardown))? -+$`),
+			// A rule shrinks to one character around a long title.
+			Close: regexp.MustCompile(`^(?:_+ .+ _+|=+ .+ =+|-+ Captured .+ -+)$`),
+		}}})
 }

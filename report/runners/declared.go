@@ -32,6 +32,17 @@ type Declaration struct {
 	// failed before the runner printed anything of its own: a traceback
 	// whose outermost frame is /testbed/bin/test is sympy's runner's run.
 	Scripts []*regexp.Regexp
+	// Reports match the first line of a file the runner writes instead of
+	// printing it (Sphinx saves a crash's traceback to
+	// /tmp/sphinx-err-*.log): a text that opens with one is that file
+	// read back, not a run, however many tracebacks it holds.
+	Reports []*regexp.Regexp
+	// Captured are the stretches of the runner's output that repeat what a
+	// test printed (pytest's "Captured stdout call" sections). Another
+	// program's lines there, a Sphinx build's banner in a test of Sphinx,
+	// are that test's output, not this run's: they name neither the run's
+	// runner nor its verdict.
+	Captured []Section
 	// Totals, when set, is how the runner sums up a run, for report's
 	// summary (declared_totals.go).
 	Totals *Totals
@@ -54,6 +65,12 @@ type LineRule struct {
 	// the match instead (a count of failures).
 	Verdict Verdict
 	Judge   func(m []string) Verdict
+}
+
+// Section is a stretch of output from a line Open matches up to, and not
+// including, the next line Close matches.
+type Section struct {
+	Open, Close *regexp.Regexp
 }
 
 // Match is what one declared line says.
@@ -113,6 +130,33 @@ func LineTarget(t string) (runner, target string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// ReportHeader reports whether t (a text's first line, blanks trimmed)
+// opens a report file some runner writes.
+func ReportHeader(t string) bool {
+	for _, d := range declarations {
+		for _, re := range d.Reports {
+			if re.MatchString(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CapturedSection reports whether t (a line, blanks trimmed) opens a
+// stretch that some runner copies from a test's own output, and what the
+// line that ends it looks like.
+func CapturedSection(t string) (end *regexp.Regexp, ok bool) {
+	for _, d := range declarations {
+		for _, s := range d.Captured {
+			if s.Open.MatchString(t) {
+				return s.Close, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // ScriptRunner names the runner whose entry point path is, or "".

@@ -65,3 +65,54 @@ func TestScriptRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestCapturedSection: pytest's captured-output rules open a stretch that
+// is a test's own output, which the next test's header, the next section
+// or the next captured stream ends; nothing else opens one.
+func TestCapturedSection(t *testing.T) {
+	tests := []struct {
+		open string
+		ok   bool
+		ends []string // lines that end the stretch
+		not  []string // lines inside it
+	}{
+		{"------------ Captured stdout call ------------", true,
+			[]string{"_______ test_other _______", "====== short test summary info ======", "------ Captured stderr call ------"},
+			[]string{"Running Sphinx v7.0.0", "build succeeded.", "FAILED (failures=1)", "-----"}},
+		{"- Captured log teardown -", true, []string{"= 1 failed in 0.1s ="}, []string{"ERROR    root:x.py:3 boom"}},
+		{"---- Captured stderr ----", true, []string{"___ test_y ___", "_ TestLong.test_with_a_long_name[a-b] _"}, nil},
+		{"Captured stdout call", false, nil, nil},
+		{"------------ live log call ------------", false, nil, nil},
+	}
+	for _, tt := range tests {
+		end, ok := CapturedSection(tt.open)
+		if ok != tt.ok {
+			t.Errorf("CapturedSection(%q) opens %v, want %v", tt.open, ok, tt.ok)
+			continue
+		}
+		for _, l := range tt.ends {
+			if !end.MatchString(l) {
+				t.Errorf("after %q, %q does not end the stretch", tt.open, l)
+			}
+		}
+		for _, l := range tt.not {
+			if end.MatchString(l) {
+				t.Errorf("after %q, %q ends the stretch, want it inside", tt.open, l)
+			}
+		}
+	}
+}
+
+func TestReportHeader(t *testing.T) {
+	for line, want := range map[string]bool{
+		"# Sphinx version: 7.0.0":              true,
+		"# Sphinx version:":                    false,
+		"Running Sphinx v7.0.0":                false,
+		"# Python version: 3.11.4 (CPython)":   false,
+		"The full traceback has been saved in": false,
+	} {
+		if got := ReportHeader(line); got != want {
+			t.Errorf("ReportHeader(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
