@@ -22,7 +22,10 @@ type corpusCase struct {
 	dir    string
 	Runner string   `json:"runner"`
 	Must   []string `json:"must"`
-	Why    string   `json:"why"`
+	// Message maps a failing test to what its failures[].message must
+	// hold: the assertion, not the test's first output line.
+	Message map[string]string `json:"message"`
+	Why     string            `json:"why"`
 }
 
 func loadCorpus(t *testing.T) []corpusCase {
@@ -131,6 +134,37 @@ func excerptRecall(t *testing.T, c corpusCase, opts excerpt.Options) (recallRow,
 	return recall(c.Must, texts, quoted), env
 }
 
+// messageMisses lists the case's failing tests whose failures[].message
+// does not hold the assertion want.json names (or that are not listed).
+func messageMisses(c corpusCase, env *Envelope) []string {
+	var misses []string
+	for test, want := range c.Message {
+		got, found := "", false
+		for _, r := range env.Runs {
+			for _, f := range r.Summary.Failures {
+				if sameTest(f.Name, test) {
+					got, found = f.Message, true
+				}
+			}
+		}
+		if !found || !strings.Contains(got, want) {
+			misses = append(misses, fmt.Sprintf("%s: message %q, want it to hold %q (listed: %v)", test, got, want, found))
+		}
+	}
+	sort.Strings(misses)
+	return misses
+}
+
+// sameTest: a failure's name is the test want.json names, or ends with it
+// after a separator (pytest's node id, mocha's suite path).
+func sameTest(name, test string) bool {
+	if !strings.HasSuffix(name, test) {
+		return false
+	}
+	rest := strings.TrimSuffix(name, test)
+	return rest == "" || strings.HasSuffix(rest, "::") || strings.HasSuffix(rest, " ")
+}
+
 // headTail is what truncating the combined log keeps: its first and last
 // bytes (cut at line ends when lines is true, as Codex keeps lines).
 func headTail(t *testing.T, c corpusCase, n int, lines bool) recallRow {
@@ -193,6 +227,9 @@ func TestCorpusRecall(t *testing.T) {
 		}
 		if !def.all() {
 			md = def // a case counts only when the excerpts and the comment both hold every line
+		}
+		if misses := messageMisses(c, env); len(misses) > 0 {
+			t.Errorf("%s (%s): failures[].message is not the assertion: %s", c.name, c.Runner, strings.Join(misses, "; "))
 		}
 		if !tight.all() {
 			t.Logf("%s (%s): at a 1 KiB budget the excerpts miss %q (measured, not required)", c.name, c.Runner, tight.missing)
