@@ -226,22 +226,72 @@ func dropOrder(env *report.Envelope) [][2]int {
 	return order
 }
 
-// repeatOrder lists, in dropOrder's order, the excerpts that are not
-// their test's first: a test's first excerpt holds its evidence, the
-// later ones grow it.
+// repeatOrder lists, in dropOrder's order, the excerpts of a test that
+// are not its best: the one that explains the test most directly stays
+// (see explains), the others only grow it. The best is not always the
+// first: a test that prints an error on purpose (a CLI's `Error: …` and
+// usage) before its assertion has its output quoted in two pieces, and
+// the piece with `x_test.go:191: Expected …` and `--- FAIL` comes last.
 func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
+	best := map[[2]int]bool{}
+	for i, r := range env.Runs {
+		top := map[string]int{} // test: index of its best excerpt so far
+		score := map[int][3]int{}
+		for j, x := range r.Excerpts {
+			if x.Test == "" {
+				continue
+			}
+			score[j] = explains(x.Text)
+			if k, ok := top[x.Test]; !ok || !less(score[j], score[k]) {
+				top[x.Test] = j // at equal strength the later one: a test fails at its end
+			}
+		}
+		for _, j := range top {
+			best[[2]int{i, j}] = true
+		}
+	}
 	var out [][2]int
 	for _, x := range drop {
 		r := env.Runs[x[0]]
 		test := r.Excerpts[x[1]].Test
-		for _, prev := range r.Excerpts[:x[1]] {
-			if test != "" && prev.Test == test {
-				out = append(out, x)
-				break
-			}
+		if test == "" || best[x] {
+			continue
 		}
+		out = append(out, x)
 	}
 	return out
+}
+
+// explains scores how directly a text explains a failure, compared in
+// order: assertion or error lines that carry their own location
+// (`x_test.go:191: Expected …`, `File "t.py", line 3`), then verdict
+// lines (`--- FAIL`), then assertion or error lines of any kind.
+func explains(text string) [3]int {
+	var s [3]int
+	lines := strings.SplitAfter(text, "\n")
+	ev := evidenceLines(lines)
+	for i, ln := range lines {
+		switch {
+		case ev[i] == 3 && evidence.HasLocation(ln):
+			s[0]++
+		case ev[i] == 2:
+			s[1]++
+		}
+		if ev[i] == 3 {
+			s[2]++
+		}
+	}
+	return s
+}
+
+// less compares explains scores.
+func less(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
 }
 
 // clampRun cuts a run's long untrusted strings, returning bytes left out.
@@ -325,6 +375,9 @@ func trimText(run string, x report.Excerpt, c Cut, w Words) (string, int64) {
 		ln, width := lines[i], c.Width
 		if ev[i] > 0 && width > 0 {
 			width *= 2 // an assertion is worth its width
+			var n int64
+			ln, n = unwrapEvent(ln, width, w)
+			omitted += n
 		}
 		if width > 0 && len(ln) > width+1 {
 			body := strings.TrimSuffix(ln, "\n")
@@ -339,6 +392,20 @@ func trimText(run string, x report.Excerpt, c Cut, w Words) (string, int64) {
 		return x.Text, 0
 	}
 	return b.String(), omitted
+}
+
+// unwrapEvent shortens a go test -json event line that is too wide by
+// its wrapper first (time, action, package, test name: the excerpt's
+// label says the test), so that what the test printed, its assertion,
+// keeps the width. The line's first bytes stay, to show what it is.
+func unwrapEvent(ln string, width int, w Words) (string, int64) {
+	const keep = 16 // `{"Time":"2026-12`
+	at := evidence.OutputAt(ln)
+	if at < 0 || len(ln) <= width+1 || at <= keep+len(w.Cut(at)) {
+		return ln, 0
+	}
+	cut := at - keep - len(`"Output":"`)
+	return ln[:keep] + w.Cut(cut) + ln[keep+cut:], int64(cut)
 }
 
 // keptLines chooses which lines stay: every evidence line (or the
@@ -439,6 +506,9 @@ func evidenceLines(lines []string) []int {
 	for i, ln := range lines {
 		keys[i] = evidence.LineKey(ln)
 		t := strings.TrimLeft(ln, " \t")
+		if at := evidence.OutputAt(ln); at >= 0 {
+			t = strings.TrimLeft(ln[at:], " \t") // a go test -json event: what the test printed
+		}
 		switch {
 		case keys[i] == 2:
 			ev[i], strong = 3, true

@@ -114,3 +114,48 @@ func TestMarkdownKeepsEveryAssertion(t *testing.T) {
 		})
 	}
 }
+
+// jsonEvent is one go test -json output event of test name.
+func jsonEvent(name, output string) string {
+	return fmt.Sprintf(`{"Time":"2026-12-02T15:15:58.170208734Z","Action":"output","Package":"github.com/acme/cli","Test":%q,"Output":%q}`+"\n", name, output)
+}
+
+// TestRepeatsKeepTheAssertion: a test whose output is quoted in two
+// pieces, a CLI's own `Error:` and usage first and its assertion and
+// verdict last (go test -json), keeps the piece with the assertion when
+// one must go, and a go test -json line too wide gives up its wrapper
+// before what the test printed.
+func TestRepeatsKeepTheAssertion(t *testing.T) {
+	r := fixtureRun("unit", 1, "failed", intp(1))
+	var at int64
+	const tests = 6
+	for i := range tests {
+		name := fmt.Sprintf("TestFlagGroups/exclusive_group_case_%02d_with_a_long_descriptive_name", i)
+		head := jsonEvent(name, "=== RUN   "+name+"\n") + jsonEvent(name, "Error: if any flags in the group [a b] are set none of the others can be set\n")
+		for _, u := range []string{"Usage:\n", "  testcmd [flags]\n", "\n", "Flags:\n", "  -a, --a string\n", "  -b, --b string\n"} {
+			head += jsonEvent(name, u)
+		}
+		tail := jsonEvent(name, "\n") + jsonEvent(name, fmt.Sprintf("    flag_groups_test.go:191: Expected error %q but got %q\n",
+			"if any flags in the group [a b] are set none of the others can be", "if any flags in the group [a b] are set none of the others can be set")) +
+			jsonEvent(name, "--- FAIL: "+name+" (0.00s)\n")
+		for _, raw := range []string{head, tail} {
+			x := fixtureExcerpt("stdout", at, at/10+1, "failure", raw)
+			x.Test = name
+			r.Excerpts = append(r.Excerpts, x)
+			at += int64(len(raw)) + 1000
+		}
+	}
+	env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
+	for _, budget := range []int{16384, 12288} {
+		body, err := Markdown(env, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, _, _ := strings.Cut(body, "<!-- runledger:envelope -->")
+		for _, want := range []string{`flag_groups_test.go:191: Expected error \"if any flags in the group [a b] are set none of the others can be\" but got`, `"Output":"--- FAIL: TestFlagGroups/`} {
+			if n := strings.Count(md, want); n != tests {
+				t.Errorf("at %d bytes (body %d): %d of %d tests show %q:\n%s", budget, len(body), n, tests, want, md)
+			}
+		}
+	}
+}
