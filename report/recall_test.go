@@ -77,6 +77,12 @@ func markdownRecall(t *testing.T, c corpusCase, env *Envelope) (recallRow, strin
 	if err != nil {
 		t.Fatalf("%s: render: %v", c.name, err)
 	}
+	// Log text cannot forge a hidden marker or open an HTML comment: the
+	// body's only ones are the comment's and the envelope's.
+	if n := strings.Count(md, "<!--"); n != 3 || strings.Count(md, "<!-- runledger:envelope -->") != 1 ||
+		strings.Count(md, "<!-- /runledger:envelope -->") != 1 || !strings.HasPrefix(md, "<!-- runledger:comment -->") {
+		t.Errorf("%s: the comment holds %d HTML comments, want its 3 markers", c.name, n)
+	}
 	// The zero-width space that keeps `-->` from closing an HTML comment
 	// is not seen by a reader.
 	seen := strings.ReplaceAll(md, "\u200b", "")
