@@ -52,6 +52,7 @@ capture() {
 }
 
 # want NAME RUNNER WHY MUST...: write NAME/want.json and check each MUST occurs in the logs.
+# MESSAGE, when set, is a JSON object {test: text}: each test's failures[].message must hold text.
 want() {
 	local name=$1 runner=$2 why=$3
 	shift 3
@@ -63,11 +64,15 @@ want() {
 			errors=$((errors + 1))
 		fi
 	done
-	"$PY" - "$CORPUS/$name/want.json" "$runner" "$why" "$@" <<'EOF'
-import json, sys
+	MESSAGE=${MESSAGE:-} "$PY" - "$CORPUS/$name/want.json" "$runner" "$why" "$@" <<'EOF'
+import json, os, sys
 out, runner, why, must = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+want = {"runner": runner, "must": must}
+if os.environ["MESSAGE"]:
+    want["message"] = json.loads(os.environ["MESSAGE"])
+want["why"] = why
 with open(out, "w") as f:
-    json.dump({"runner": runner, "must": must, "why": why}, f, indent=2)
+    json.dump(want, f, indent=2)
     f.write("\n")
 EOF
 }
@@ -524,7 +529,9 @@ case_go_large() {
 	local n
 	n=$(printf '%04d' "$failat")
 	local want_v=$(((failat * 7919 + 71) % 1000003)) got_v=$(((failat * 7919 + 17) % 1000003))
-	want $d "go test -v" "TestRecord$n (at the $which of 3000 verbose tests) gets a checksum mismatch" \
+	# The assertion, not the first of the test's ten t.Log lines.
+	MESSAGE="{\"TestRecord$n\": \"Checksum($failat) = $got_v, want $want_v\"}" \
+		want $d "go test -v" "TestRecord$n (at the $which of 3000 verbose tests) gets a checksum mismatch" \
 		"large_test.go:$(large_errline "$failat"): Checksum($failat) = $got_v, want $want_v (stored trailer mismatch)" \
 		"--- FAIL: TestRecord$n"
 }
@@ -688,7 +695,8 @@ def test_fmt_cents():
     assert fmt_price(1250) == "$12.50"
 EOF
 	capture $d $d "$PY" -m pytest -p no:cacheprovider
-	want $d "pytest" "3 failures in 2 files: OutOfStock raised from inventory.take, wrong pear price, fmt_price drops zero padding" \
+	MESSAGE='{"test_price_pear": "AssertionError: assert 70 == 75", "test_take_pear": "OutOfStock: cannot take 1 pear: only 0 left"}' \
+		want $d "pytest" "3 failures in 2 files: OutOfStock raised from inventory.take, wrong pear price, fmt_price drops zero padding" \
 		"E           inventory.OutOfStock: cannot take 1 pear: only 0 left" \
 		"inventory.py:11: OutOfStock" \
 		"E       AssertionError: assert 70 == 75" \
