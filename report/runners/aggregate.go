@@ -54,6 +54,7 @@ type state struct {
 	cargo     *cargoParser
 	mocha     *mochaParser
 	jest      *jestParser
+	nodeSpec  *nodeParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -62,10 +63,11 @@ type state struct {
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}}
+	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
+		nodeSpec: &nodeParser{src: "node"}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
-		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, st.jest,
+		&nodeParser{src: "tap"}, st.nodeSpec, st.jest,
 		st.mocha, &surefireParser{}, &gradleParser{},
 	}
 	return st
@@ -128,7 +130,7 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB

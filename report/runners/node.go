@@ -23,6 +23,10 @@ type nodeParser struct {
 	fails failSet
 	atts  []attempt
 	at    *Failure // a `test at file:line:col` line: the next ✖ line repeats a failure of the closed run
+	// msgFor is the spec reporter's latest failing test, whose message
+	// the next msgLeft lines may hold.
+	msgFor  string
+	msgLeft int
 }
 
 func (p *nodeParser) name() string { return p.src }
@@ -31,6 +35,9 @@ func (p *nodeParser) feed(l *line, ws string) bool {
 	counts, fail := tapCount, tapNotOK
 	if p.src == "node" {
 		counts, fail = specCount, specFail
+	}
+	if p.msgLeft > 0 {
+		p.message(l.trim) // changes no count: the line is read on as Verify reads it
 	}
 	if !strings.HasPrefix(l.trim, "# ") && !strings.HasPrefix(l.trim, "ℹ ") && !strings.HasPrefix(l.trim, "not ok ") &&
 		!strings.HasPrefix(l.trim, "✖ ") && !strings.HasPrefix(l.trim, "test at ") {
@@ -49,7 +56,58 @@ func (p *nodeParser) feed(l *line, ws string) bool {
 		return false
 	}
 	p.addFail(Failure{Name: m[1], Span: spanOf(l)})
+	if p.src == "node" {
+		p.msgFor, p.msgLeft = m[1], 8
+	}
 	return true
+}
+
+// message reads a line under the spec reporter's `✖ name (1ms)`: the
+// error thrown (`AssertionError [ERR_ASSERTION]: Expected values to be
+// strictly equal:`) and, when it ends with a colon, the first line that
+// says how (`2 !== 3`, `+ 'a-tale of two'`), past the diff's legend.
+func (p *nodeParser) message(t string) {
+	p.msgLeft--
+	switch {
+	case t == "" || t == "+ actual - expected" || t == "^":
+		return
+	case strings.HasPrefix(t, "at ") || strings.HasPrefix(t, "ℹ ") || strings.HasPrefix(t, "✖ ") ||
+		strings.HasPrefix(t, "✔ ") || strings.HasPrefix(t, "▶ ") || strings.HasPrefix(t, "test at "):
+		p.msgLeft = 0
+		return
+	}
+	f := p.failure(p.msgFor)
+	switch {
+	case f == nil:
+		p.msgLeft = 0
+	case f.Message == "":
+		f.Message = t
+	case strings.HasSuffix(f.Message, ":"):
+		f.Message += " " + t
+	default:
+		p.msgLeft = 0 // the repeat after the totals: read already
+	}
+	if f != nil && !strings.HasSuffix(f.Message, ":") {
+		p.msgLeft = 0
+	}
+}
+
+// failure finds the latest failure of that name, gathered or filed.
+func (p *nodeParser) failure(name string) *Failure {
+	for i := len(p.fails.list) - 1; i >= 0; i-- {
+		if p.fails.list[i].Name == name {
+			return &p.fails.list[i]
+		}
+	}
+	if n := len(p.atts); n > 0 {
+		fs := p.atts[n-1].failures
+		for i := len(fs) - 1; i >= 0; i-- {
+			if fs[i].Name == name {
+				return &fs[i]
+			}
+		}
+	}
+	return nil
 }
 
 // addFail files a failing test under the run it belongs to. The spec reporter
