@@ -14,7 +14,7 @@
 #
 # Needs apt with bookworm's deb and deb-src lines (apt-get source), and
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
-# node (for the check). Packages are downloaded, never installed, except the
+# cargo (offline: the crate has no dependency the tests need), node (for the check). Packages are downloaded, never installed, except the
 # tools (`apt-get install python3-pytest cmake`). Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
 # absolute paths in the logs (Python tracebacks, ASan frames) are the same on
@@ -32,7 +32,7 @@ if [ "${1:-}" = --check ]; then
 	shift
 fi
 
-ALL=(deb-simplejson-unittest deb-networkx-pytest deb-json-perl-prove deb-cjson-ctest-asan)
+ALL=(deb-simplejson-unittest deb-networkx-pytest deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -41,6 +41,7 @@ SIMPLEJSON=python3-simplejson=3.18.3-1
 NETWORKX=python3-networkx=2.8.8-1
 JSONPERL=libjson-perl=4.10000-1
 CJSON=cjson=1.7.15-1+deb12u4
+SEMVER=librust-semver-dev=1.0.14-1
 
 RL=${RUNLEDGER:-}
 if [ -z "$RL" ] && [ $CHECK_ONLY = 0 ]; then
@@ -192,6 +193,36 @@ case_deb-cjson-ctest-asan() {
     "SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/runledger-corpus-deb/cjson/cJSON_Utils.c:195 in encode_string_as_pointer"
   ],
   "why": "cjson 1.7.15-1+deb12u4 (bookworm), built with ASan: compose_patch (cJSON_Utils.c) allocates one byte too few; json_patch_tests, one of 22 ctest tests, aborts on a heap-buffer-overflow"
+}
+EOF
+}
+
+case_deb-semver-cargo() {
+	local d=$WORK/semver
+	debx $SEMVER "$WORK/semver-deb"
+	cp -r "$WORK"/semver-deb/usr/share/cargo/registry/semver-* "$d"
+	# Not the regression: serde is an optional dependency the tests do not
+	# use, and no registry is reachable offline to resolve it.
+	replace "$d/Cargo.toml" $'[dependencies.serde]\nversion = "1.0"\noptional = true\ndefault-features = false\n' ''
+	# ^0.y.z (y > 0) matches later minor versions too, as ^x.y.z does for x > 0.
+	replace "$d/src/eval.rs" $'    } else if minor > 0 {\n        if ver.minor != minor {\n            return false;' $'    } else if minor > 0 {\n        if ver.minor != minor {\n            return ver.minor > minor;'
+	# Build first, so that the captured run is the tests (and cargo's own
+	# warnings), not a compiler's progress.
+	(cd "$d" && cargo test --offline --no-run >/dev/null 2>&1)
+	RUST_BACKTRACE=1 capture deb-semver-cargo "$d" cargo test --offline
+	cat >"$CORPUS/deb-semver-cargo/want.json" <<'EOF'
+{
+  "runner": "cargo test",
+  "must": [
+    "---- test_caret stdout ----",
+    "panicked at tests/test_version_req.rs:217:5:",
+    "matched 0.9.1",
+    "test_version_req::assert_match_none",
+    "---- test_multiple stdout ----",
+    "panicked at tests/test_version_req.rs:127:5:"
+  ],
+  "message": {"test_caret": "matched 0.9.1"},
+  "why": "librust-semver-dev 1.0.14-1 (bookworm, the crate as Debian ships it): matches_caret (src/eval.rs) lets ^0.y.z match a later minor; test_caret and test_multiple panic (RUST_BACKTRACE=1) in tests/test_version_req.rs among four test binaries and the doc-tests"
 }
 EOF
 }

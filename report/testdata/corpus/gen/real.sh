@@ -31,7 +31,7 @@ if [ "${1:-}" = --check ]; then
 fi
 
 ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape
-	real-cobra-json real-go-cmp-panic real-numeral-mocha)
+	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -45,6 +45,7 @@ MUX=github.com/gorilla/mux@v1.8.1
 QS=qs@6.13.0
 COBRA=github.com/spf13/cobra@v1.10.1
 GOCMP=github.com/google/go-cmp@v0.7.0
+RETRYABLEHTTP=github.com/hashicorp/go-retryablehttp@v0.7.7
 NUMERAL=numeral@2.0.6
 # numeral's tests need mocha and chai (its Gruntfile runs them with grunt-mocha-test).
 NUMERAL_DEPS=(mocha@10.8.2 chai@3.5.0)
@@ -314,6 +315,45 @@ case_real-numeral-mocha() {
   ],
   "message": {"should format to an ordinal": "expected '52 rd' to equal '52 nd'"},
   "why": "numeral 2.0.6: the en locale's ordinal (numeral.js) gives 'rd' for numbers ending in 2; Ordinal's one test fails among 174 mocha tests of 41 files"
+}
+EOF
+}
+
+case_real-retryablehttp-v() {
+	local d=$WORK/retryablehttp
+	gomod $RETRYABLEHTTP "$d"
+	# DefaultBackoff waits twice as long: 2^(n+1) * min instead of 2^n * min.
+	replace "$d/client.go" 'mult := math.Pow(2, float64(attemptNum)) * float64(min)' 'mult := math.Pow(2, float64(attemptNum+1)) * float64(min)'
+	capture real-retryablehttp-v "$d" go test -v ./...
+	cat >"$CORPUS/real-retryablehttp-v/want.json" <<'EOF'
+{
+  "runner": "go test -v",
+  "must": [
+    "client_test.go:1181: bad: retryablehttp.tcase{min:1000000000, max:300000000000, i:0, expect:1000000000} -> 2s",
+    "--- FAIL: TestBackoff"
+  ],
+  "message": {"TestBackoff": "bad: retryablehttp.tcase{min:1000000000, max:300000000000, i:0, expect:1000000000} -> 2s"},
+  "why": "hashicorp/go-retryablehttp v0.7.7: DefaultBackoff (client.go) doubles every wait; TestBackoff fails while the passing tests' client logs hundreds of [DEBUG] and [ERR] request failed lines"
+}
+EOF
+}
+
+case_real-go-cmp-build-v() {
+	local d=$WORK/go-cmp-build
+	gomod $GOCMP "$d"
+	# A type error in an internal package: the two packages that import it do not build.
+	replace "$d/cmp/internal/value/sort.go" $'\tvs2 := vs[:1]\n' $'\tvs2 := vs[1]\n'
+	capture real-go-cmp-build-v "$d" go test -v ./...
+	cat >"$CORPUS/real-go-cmp-build-v/want.json" <<'EOF'
+{
+  "runner": "go test -v",
+  "must": [
+    "cmp/internal/value/sort.go:27:16: cannot index vs2 (variable of struct type reflect.Value)",
+    "FAIL\tgithub.com/google/go-cmp/cmp [build failed]",
+    "FAIL\tgithub.com/google/go-cmp/cmp/cmpopts [build failed]",
+    "FAIL\tgithub.com/google/go-cmp/cmp/internal/value [build failed]"
+  ],
+  "why": "google/go-cmp v0.7.0: SortKeys (cmp/internal/value/sort.go) takes vs[1] for vs[:1]; three packages fail to build while the others run their tests verbosely"
 }
 EOF
 }
