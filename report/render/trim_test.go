@@ -159,3 +159,82 @@ func TestRepeatsKeepTheAssertion(t *testing.T) {
 		}
 	}
 }
+
+// jestFailure is a jest failure block: heading, matcher, legend, diff,
+// code frame, stack.
+func jestFailure(name string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  ● %s\n\n    expect(received).toBe(expected) // Object.is equality\n\n    - Expected  - 1\n    + Received  + 1\n\n      Usage: cli [options]\n\n", name)
+	fmt.Fprintf(&b, "    -   -h, --help%s  display help\n    +   -h, --help%s   display help\n\n", strings.Repeat(" ", n), strings.Repeat(" ", n))
+	b.WriteString("      24 |   program.name('test');\n    > 26 |   expect(help).toBe(expectedHelp);\n         |                ^\n      27 | });\n\n")
+	fmt.Fprintf(&b, "      at Object.<anonymous> (tests/help%d.test.js:26:27)\n\n", n)
+	return b.String()
+}
+
+// TestEvidenceCapsKeepWhere: capped, a jest failure keeps its matcher,
+// its heading and its stack's head before its diff, and the diff's first
+// lines before its legend and code frame.
+func TestEvidenceCapsKeepWhere(t *testing.T) {
+	x := fixtureExcerpt("stderr", 0, 1, "failure", jestFailure("help › shows options", 1))
+	for _, tc := range []struct {
+		cap        int
+		want, gone []string
+	}{
+		{2, []string{"expect(received).toBe(expected)", "at Object.<anonymous> (tests/help1.test.js:26:27)"}, []string{"-   -h, --help"}},
+		{3, []string{"● help › shows options", "expect(received).toBe(expected)", "at Object.<anonymous>"}, []string{"-   -h, --help", "> 26 |"}},
+		{5, []string{"● help › shows options", "-   -h, --help ", "+   -h, --help ", "at Object.<anonymous>"}, []string{"- Expected  - 1", "> 26 |"}},
+	} {
+		t.Run(fmt.Sprint(tc.cap), func(t *testing.T) {
+			text, _ := trimText("r1", x, Cut{Lines: 2, Width: 120, Evidence: tc.cap}, markdownWords{})
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q left out:\n%s", w, text)
+				}
+			}
+			for _, g := range tc.gone {
+				if strings.Contains(text, g) {
+					t.Errorf("%q kept:\n%s", g, text)
+				}
+			}
+		})
+	}
+}
+
+// TestTighterCapsOneByOne: with room for some excerpts' received diff
+// line but not all, the comment tightens the lowest-priority excerpts
+// one by one instead of every excerpt at once, so the more room, the more
+// of them show it; every stack head stays throughout.
+func TestTighterCapsOneByOne(t *testing.T) {
+	r := fixtureRun("unit", 1, "failed", intp(1))
+	var at int64
+	for i := range 8 {
+		raw := jestFailure(fmt.Sprintf("help › case %d", i), i)
+		x := fixtureExcerpt("stderr", at, at/10+1, "failure", raw)
+		x.Test = fmt.Sprintf("help › case %d", i)
+		r.Excerpts = append(r.Excerpts, x)
+		at += int64(len(raw)) + 1000
+	}
+	env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
+	last, partial := -1, false
+	for budget := 9200; budget <= 9980; budget += 60 {
+		body, err := Markdown(env, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(body) > budget {
+			t.Fatalf("body %d bytes, over %d", len(body), budget)
+		}
+		md, _, _ := strings.Cut(body, "<!-- runledger:envelope -->")
+		if n := strings.Count(md, "at Object.<anonymous> (tests/help"); n != 8 {
+			t.Errorf("at %d bytes: %d of 8 stack heads shown", budget, n)
+		}
+		n := strings.Count(md, "+   -h, --help")
+		if n < last {
+			t.Errorf("at %d bytes: %d received lines, fewer than %d with less room", budget, n, last)
+		}
+		last, partial = n, partial || n > 0 && n < 8
+	}
+	if !partial {
+		t.Errorf("no budget showed some excerpts' received line and not others': caps are lowered all at once")
+	}
+}
