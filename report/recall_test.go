@@ -25,7 +25,11 @@ type corpusCase struct {
 	// Message maps a failing test to what its failures[].message must
 	// hold: the assertion, not the test's first output line.
 	Message map[string]string `json:"message"`
-	Why     string            `json:"why"`
+	// CommentMisses are root-cause lines the comment at 16 KiB is known
+	// to leave out for want of room (the case then counts as missed); any
+	// other miss, or one of these found again, fails the test.
+	CommentMisses []string `json:"comment_misses"`
+	Why           string   `json:"why"`
 }
 
 func loadCorpus(t *testing.T) []corpusCase {
@@ -228,8 +232,13 @@ func TestCorpusRecall(t *testing.T) {
 				}
 			}
 		}
-		if def.all() && !md.all() {
-			t.Errorf("%s (%s): the comment at %d bytes misses %q (the excerpts hold them):\n%s", c.name, c.Runner, commentBudget, md.missing, body)
+		switch known := strings.Join(c.CommentMisses, "\n"); {
+		case def.all() && strings.Join(md.missing, "\n") != known && !md.all():
+			t.Errorf("%s (%s): the comment at %d bytes misses %q (the excerpts hold them; known: %q):\n%s", c.name, c.Runner, commentBudget, md.missing, c.CommentMisses, body)
+		case md.all() && known != "":
+			t.Errorf("%s (%s): the comment now holds its comment_misses %q: drop them from want.json", c.name, c.Runner, c.CommentMisses)
+		case !md.all():
+			t.Logf("%s (%s): the comment at %d bytes leaves out %q, as want.json records", c.name, c.Runner, commentBudget, md.missing)
 		}
 		if !def.all() {
 			md = def // a case counts only when the excerpts and the comment both hold every line

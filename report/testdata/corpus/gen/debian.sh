@@ -14,7 +14,8 @@
 #
 # Needs apt with bookworm's deb and deb-src lines (apt-get source), and
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
-# cargo (offline: the crate has no dependency the tests need), node (for the check). Packages are downloaded, never installed, except the
+# cargo (offline: the crate has no dependency the tests need), node 20 + npm with
+# the registry reachable (jest for node-commander), node (for the check). Packages are downloaded, never installed, except the
 # tools (`apt-get install python3-pytest cmake`). Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
 # absolute paths in the logs (Python tracebacks, ASan frames) are the same on
@@ -32,7 +33,8 @@ if [ "${1:-}" = --check ]; then
 	shift
 fi
 
-ALL=(deb-simplejson-unittest deb-networkx-pytest deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo)
+ALL=(deb-simplejson-unittest deb-networkx-pytest deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
+	deb-commander-jest)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -42,6 +44,8 @@ NETWORKX=python3-networkx=2.8.8-1
 JSONPERL=libjson-perl=4.10000-1
 CJSON=cjson=1.7.15-1+deb12u4
 SEMVER=librust-semver-dev=1.0.14-1
+COMMANDER=node-commander=9.4.1-1
+COMMANDER_DEPS=(jest@28.1.3 ts-jest@28.0.8 typescript@4.9.5 @types/jest@28.1.8)
 
 RL=${RUNLEDGER:-}
 if [ -z "$RL" ] && [ $CHECK_ONLY = 0 ]; then
@@ -223,6 +227,38 @@ case_deb-semver-cargo() {
   ],
   "message": {"test_caret": "matched 0.9.1"},
   "why": "librust-semver-dev 1.0.14-1 (bookworm, the crate as Debian ships it): matches_caret (src/eval.rs) lets ^0.y.z match a later minor; test_caret and test_multiple panic (RUST_BACKTRACE=1) in tests/test_version_req.rs among four test binaries and the doc-tests"
+}
+EOF
+}
+
+case_deb-commander-jest() {
+	local d=$WORK/commander
+	# This mirror serves the upstream tarball of node-commander but not its
+	# debian/ part, so apt-get source reports an error: the tarball is what
+	# is needed (the npm package leaves the tests out).
+	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
+	(cd "$WORK/dl" && apt-get source -q --download-only "$COMMANDER" >/dev/null 2>&1) || true
+	mkdir -p "$d"
+	tar xzf "$WORK"/dl/node-commander_*.orig.tar.gz -C "$d" --strip-components=1
+	# Its devDependencies for jest, at exact versions, in $WORK/node_modules.
+	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${COMMANDER_DEPS[@]}" >/dev/null)
+	# Help puts three spaces between an option and its description, not two.
+	replace "$d/lib/help.js" 'const itemSeparatorWidth = 2;' 'const itemSeparatorWidth = 3;'
+	# package.json's jest config: collectCoverage (the coverage table is part of the log), ts-jest.
+	CI=1 FORCE_COLOR=0 capture deb-commander-jest "$d" ../node_modules/.bin/jest
+	cat >"$CORPUS/deb-commander-jest/want.json" <<'EOF'
+{
+  "runner": "jest",
+  "must": [
+    "● when call helpInformation for program then help format is as expected (usage, options, commands)",
+    "+   -h, --help          display help for command",
+    "at Object.<anonymous> (tests/command.help.test.js:26:27)",
+    "● wrapping by formatHelp › when option descripton preformatted then only add small indent",
+    "+   -t, --time <HH:MM>   select time",
+    "at Object.<anonymous> (tests/help.wrap.test.js:169:39)"
+  ],
+  "message": {"when option descripton preformatted then only add small indent": "expect(received).toBe(expected)"},
+  "why": "node-commander 9.4.1 (bookworm's upstream tarball; jest 28.1.3, ts-jest 28.0.8, typescript 4.9.5, @types/jest 28.1.8 from npm): Help.formatHelp (lib/help.js) pads with three spaces; six help-text tests fail with multi-line toBe diffs among 1051 tests of 97 files, then a coverage table. At 16 KiB (the embedded envelope repeats each excerpt) the comment keeps each failure's heading, assertion, stack head and first diff lines"
 }
 EOF
 }
