@@ -265,6 +265,7 @@ func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 		}
 	}
 	var out [][2]int
+	worth := map[[2]int][2]int{}
 	for _, x := range drop {
 		r := env.Runs[x[0]]
 		test := r.Excerpts[x[1]].Test
@@ -272,7 +273,19 @@ func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 			continue
 		}
 		out = append(out, x)
+		s := explains(r.Excerpts[x[1]].Text)
+		worth[x] = [2]int{s[2], s[1]}
 	}
+	// What says least goes first: a piece holding only a heading the
+	// excerpt's label repeats before a piece holding a message (pytest's
+	// `E` lines), whatever their places.
+	sort.SliceStable(out, func(a, b int) bool {
+		wa, wb := worth[out[a]], worth[out[b]]
+		if wa[0] != wb[0] {
+			return wa[0] < wb[0]
+		}
+		return wa[1] < wb[1]
+	})
 	return out
 }
 

@@ -5,10 +5,13 @@ import "github.com/runledger/runledger/report"
 // CommentLadder is how a Markdown report gives way (comment, summary,
 // terminal): failure messages and warnings over 2000 bytes are cut first
 // (one such string must not squeeze out every excerpt), then excerpts
-// quoting the same bytes as an earlier one go, then excerpts shrink: fewer and narrower lines of context (every failure keeps its
+// quoting the same bytes as an earlier one go, then the embedded envelope
+// names no more failing tests than the comment lists, then excerpts
+// shrink: fewer and narrower lines of context (every failure keeps its
 // evidence lines, see trimText), then a test's later excerpts, then each
-// excerpt's evidence down to its eight best lines, six, five, four, three, two, its one best
-// (every failure keeps its assertion before any keeps more), then whole
+// excerpt's evidence down to its eight best lines, six, five, four, three,
+// two, its one best, excerpt by excerpt (every failure keeps its
+// assertion before any keeps more), then whole
 // excerpts, lowest priority first. Then superseded attempts go, then
 // failure messages and warnings are cut further. Status rows are never
 // dropped.
@@ -16,6 +19,7 @@ func CommentLadder(env *report.Envelope) []Step {
 	return append(append([]Step{
 		{Set: func(c *Cut, _ int) { c.Clamp = 2000 }, N: 1, InOrder: true},
 		{Set: func(c *Cut, _ int) { c.DropDuplicates = true }, N: min(len(orderOf(env).dupes), 1), InOrder: true},
+		{Set: func(c *Cut, _ int) { c.MaxFailures = listedFailures }, N: min(longLists(env), 1), InOrder: true},
 		{Set: func(c *Cut, k int) { c.Lines, c.Width = trims[k-1][0], trims[k-1][1] }, N: len(trims), InOrder: true},
 		{Set: func(c *Cut, k int) { c.DropRepeats = k }, N: len(orderOf(env).repeats)},
 	}, evidenceSteps(countExcerpts(env))...), []Step{
@@ -39,6 +43,23 @@ func evidenceSteps(excerpts int) []Step {
 		}
 	}
 	return steps
+}
+
+// listedFailures is how many failing tests a comment lists per run; the
+// embedded envelope names the rest until room runs short, and then their
+// count stays (a run of 28 failures spent half of 16 KiB naming them,
+// and its excerpts went).
+const listedFailures = 10
+
+// longLists counts the runs failing more tests than a comment lists.
+func longLists(env *report.Envelope) int {
+	n := 0
+	for _, r := range env.Runs {
+		if len(r.Summary.Failures) > listedFailures {
+			n++
+		}
+	}
+	return n
 }
 
 // trims are the excerpt shrinking steps: fewer context lines, narrower

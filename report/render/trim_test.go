@@ -238,3 +238,37 @@ func TestTighterCapsOneByOne(t *testing.T) {
 		t.Errorf("no budget showed some excerpts' received line and not others': caps are lowered all at once")
 	}
 }
+
+// TestLongFailureListGivesWay: a run failing more tests than the comment
+// lists names the rest in the embedded envelope only while there is room;
+// short of room, their count stays and the excerpts keep the space.
+func TestLongFailureListGivesWay(t *testing.T) {
+	const failing = 18
+	r := fixtureRun("unit", 1, "failed", intp(1))
+	var at int64
+	for i := range failing {
+		name := fmt.Sprintf("tests/test_graph_generators.py::TestGenerators::test_case_with_a_long_name_%02d", i)
+		r.Summary.Failures = append(r.Summary.Failures, report.Failure{Name: name, File: "tests/test_graph_generators.py", Message: "assert False"})
+		raw := fmt.Sprintf("E       assert False\nE        +  where False = edges_equal(EdgeView([(0, 1)]), [(0, %d)])\n\ntests/test_graph_generators.py:%d: AssertionError\n", i, 100+i)
+		x := fixtureExcerpt("stdout", at, at/10+1, "failure", raw)
+		x.Test = name
+		r.Excerpts = append(r.Excerpts, x)
+		at += int64(len(raw)) + 1000
+	}
+	env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
+	body, err := Markdown(env, Options{Budget: 16384})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _, _ := strings.Cut(body, "<!-- runledger:envelope -->")
+	if n := strings.Count(md, ": AssertionError"); n != failing {
+		t.Errorf("%d of %d locations in the comment (%d bytes)", n, failing, len(body))
+	}
+	got, err := ExtractEnvelope(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Runs[0].Summary; len(s.Failures) != listedFailures || s.FailuresOmitted != failing-listedFailures {
+		t.Errorf("embedded envelope names %d failures, %d omitted; want %d and %d", len(s.Failures), s.FailuresOmitted, listedFailures, failing-listedFailures)
+	}
+}
