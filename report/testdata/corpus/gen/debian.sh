@@ -33,7 +33,7 @@ if [ "${1:-}" = --check ]; then
 	shift
 fi
 
-ALL=(deb-simplejson-unittest deb-networkx-pytest deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
+ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
@@ -259,6 +259,36 @@ case_deb-commander-jest() {
   ],
   "message": {"when option descripton preformatted then only add small indent": "expect(received).toBe(expected)"},
   "why": "node-commander 9.4.1 (bookworm's upstream tarball; jest 28.1.3, ts-jest 28.0.8, typescript 4.9.5, @types/jest 28.1.8 from npm): Help.formatHelp (lib/help.js) pads with three spaces; six help-text tests fail with multi-line toBe diffs among 1051 tests of 97 files, then a coverage table. At 16 KiB (the embedded envelope repeats each excerpt) the comment keeps each failure's heading, assertion, stack head and first diff lines"
+}
+EOF
+}
+
+case_deb-networkx-pytest-many() {
+	local d=$WORK/networkx-many
+	debx $NETWORKX "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# pairwise(cyclic=True) no longer closes the cycle: every generator of
+	# cycles (cycle_graph, circulant, LCF, periodic lattices) loses an edge.
+	replace "$lib/networkx/utils/misc.py" 'return zip(a, chain(b, (first,)))' 'return zip(a, b)'
+	capture deb-networkx-pytest-many "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider networkx/generators networkx/utils \
+		networkx/algorithms/tests/test_cycles.py networkx/algorithms/tests/test_euler.py networkx/algorithms/isomorphism
+	cat >"$CORPUS/deb-networkx-pytest-many/want.json" <<'EOF'
+{
+  "runner": "pytest",
+  "must": [
+    "E        +  where False = edges_equal(EdgeView([(0, 1), (1, 2), (2, 3)]), [(0, 1), (0, 3), (1, 2), (2, 3)])",
+    "networkx/generators/tests/test_classic.py:211: AssertionError",
+    "E       assert [(0, 1), (1, 2), (2, 3)] == [(0, 1), (1, ...2, 3), (3, 0)]",
+    "networkx/utils/tests/test_misc.py:183: AssertionError",
+    "networkx/algorithms/isomorphism/tests/test_isomorphvf2.py:334: AssertionError"
+  ],
+  "message": {"test_pairwise": "assert [(0, 1), (1, 2), (2, 3)] == [(0, 1), (1, ...2, 3), (3, 0)]"},
+  "comment_misses": [
+    "E        +  where False = edges_equal(EdgeView([(0, 1), (1, 2), (2, 3)]), [(0, 1), (0, 3), (1, 2), (2, 3)])",
+    "E       assert [(0, 1), (1, 2), (2, 3)] == [(0, 1), (1, ...2, 3), (3, 0)]",
+    "networkx/algorithms/isomorphism/tests/test_isomorphvf2.py:334: AssertionError"
+  ],
+  "why": "python3-networkx 2.8.8-1 (bookworm): pairwise(cyclic=True) (utils/misc.py) drops the closing pair; 28 tests fail across generators, utils, cycles, euler and isomorphism, more failures than a 16 KiB comment has room for: each should keep its assertion and location, and test_pairwise (the root cause) its diff. The excerpts hold all; the comment shows 15 tests by their location line only (each test's quote is three excerpts, heading, E lines, location, and each excerpt costs ~250 bytes of metadata in the embedded envelope)"
 }
 EOF
 }
