@@ -15,7 +15,8 @@
 # Needs apt with bookworm's deb and deb-src lines (apt-get source), and
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
-# the registry reachable (jest for node-commander), node (for the check). Packages are downloaded, never installed, except the
+# the registry reachable (jest for node-commander), ruby with ruby-rspec and
+# ruby-rspec-pending-for (hashie's specs), node (for the check). Packages are downloaded, never installed, except the
 # tools (`apt-get install python3-pytest cmake`). Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
 # absolute paths in the logs (Python tracebacks, ASan frames) are the same on
@@ -34,7 +35,7 @@ if [ "${1:-}" = --check ]; then
 fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
-	deb-commander-jest)
+	deb-commander-jest deb-hashie-rspec)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -45,6 +46,7 @@ JSONPERL=libjson-perl=4.10000-1
 CJSON=cjson=1.7.15-1+deb12u4
 SEMVER=librust-semver-dev=1.0.14-1
 COMMANDER=node-commander=9.4.1-1
+HASHIE=ruby-hashie=5.0.0-2
 COMMANDER_DEPS=(jest@28.1.3 ts-jest@28.0.8 typescript@4.9.5 @types/jest@28.1.8)
 
 RL=${RUNLEDGER:-}
@@ -289,6 +291,29 @@ case_deb-networkx-pytest-many() {
     "networkx/algorithms/isomorphism/tests/test_isomorphvf2.py:334: AssertionError"
   ],
   "why": "python3-networkx 2.8.8-1 (bookworm): pairwise(cyclic=True) (utils/misc.py) drops the closing pair; 28 tests fail across generators, utils, cycles, euler and isomorphism, more failures than a 16 KiB comment has room for: each should keep its assertion and location, and test_pairwise (the root cause) its diff. The excerpts hold all; the comment shows 15 tests by their location line only (each test's quote is three excerpts, heading, E lines, location, and each excerpt costs ~250 bytes of metadata in the embedded envelope)"
+}
+EOF
+}
+
+case_deb-hashie-rspec() {
+	local d=$WORK/hashie
+	debsrc $HASHIE "$d"
+	# deep_find_all answers [] instead of nil when nothing matches.
+	replace "$d/lib/hashie/extensions/deep_find.rb" 'matches.empty? ? nil : matches' 'matches.empty? ? [] : matches'
+	# As debian/ruby-tests.rake runs it (CI unset: no simplecov), its unit
+	# specs with the project's .rspec (documentation format).
+	(unset CI; capture deb-hashie-rspec "$d" rspec -I lib spec/hashie_spec.rb spec/hashie)
+	cat >"$CORPUS/deb-hashie-rspec/want.json" <<'EOF'
+{
+  "runner": "rspec",
+  "must": [
+    "1) Hashie::Extensions::DeepFind#deep_find_all returns nil if it does not find any matches",
+    "Failure/Error: expect(instance.deep_find_all(:wahoo)).to be_nil",
+    "got: []",
+    "# ./spec/hashie/extensions/deep_find_spec.rb:43:in",
+    "# ./spec/hashie/extensions/deep_find_spec.rb:103:in"
+  ],
+  "why": "ruby-hashie 5.0.0-2 (bookworm, Debian's patches applied; ruby-rspec 3.12): DeepFind#deep_find_all (lib/hashie/extensions/deep_find.rb) returns [] for no match; two of 700 examples fail, in a documentation-format log of 1100 lines"
 }
 EOF
 }
