@@ -395,9 +395,15 @@ func trimText(run string, x report.Excerpt, c Cut, w Words) (string, int64) {
 			for ; j < len(lines) && !keep[j]; j++ {
 				n += int64(len(lines[j]))
 			}
-			omitted += n
-			b.WriteString(w.Lines(run, x, i, j, len(lines), n))
-			i = j
+			if marker := w.Lines(run, x, i, j, len(lines), n); int64(len(marker)) < n {
+				omitted += n
+				b.WriteString(marker)
+				i = j
+				continue
+			}
+			for ; i < j; i++ { // lines shorter than their marker (a blank line) stay
+				keep[i] = true
+			}
 			continue
 		}
 		ln, width := lines[i], c.Width

@@ -216,7 +216,7 @@ func TestTighterCapsOneByOne(t *testing.T) {
 	}
 	env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
 	last, partial := -1, false
-	for budget := 9200; budget <= 9980; budget += 60 {
+	for budget := 8000; budget <= 10000; budget += 40 {
 		body, err := Markdown(env, Options{Budget: budget})
 		if err != nil {
 			t.Fatal(err)
