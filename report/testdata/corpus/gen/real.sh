@@ -31,7 +31,8 @@ if [ "${1:-}" = --check ]; then
 fi
 
 ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape
-	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v)
+	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v
+	real-cobra-json-panic)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -355,6 +356,27 @@ case_real-go-cmp-build-v() {
     "FAIL\tgithub.com/google/go-cmp/cmp/internal/value [build failed]"
   ],
   "why": "google/go-cmp v0.7.0: SortKeys (cmp/internal/value/sort.go) takes vs[1] for vs[:1]; three packages fail to build while the others run their tests verbosely"
+}
+EOF
+}
+
+case_real-cobra-json-panic() {
+	local d=$WORK/cobra-panic
+	gomod $COBRA "$d"
+	# No regression injected: run as root, TestFailGenFishCompletionFile finds
+	# its read-only file writable, gets a nil error and dereferences it. The
+	# panic ends the package's test binary; the other packages pass.
+	capture real-cobra-json-panic "$d" go test -json ./...
+	cat >"$CORPUS/real-cobra-json-panic/want.json" <<'EOF'
+{
+  "runner": "go test -json",
+  "must": [
+    "--- FAIL: TestFailGenFishCompletionFile",
+    "panic: runtime error: invalid memory address or nil pointer dereference",
+    "fish_completions_test.go:141"
+  ],
+  "message": {"TestFailGenFishCompletionFile": "panic: runtime error: invalid memory address or nil pointer dereference"},
+  "why": "spf13/cobra v1.10.1 as root (nothing injected): TestFailGenFishCompletionFile expects a read-only file to be unwritable, gets a nil error and panics on it; go test -json of three packages, the panic inside Output fields"
 }
 EOF
 }
