@@ -55,6 +55,7 @@ type state struct {
 	mocha     *mochaParser
 	jest      *jestParser
 	nodeSpec  *nodeParser
+	vitest    *vitestParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -64,11 +65,11 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
-		nodeSpec: &nodeParser{src: "node"}}
+		nodeSpec: &nodeParser{src: "node"}, vitest: &vitestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
 		&nodeParser{src: "tap"}, st.nodeSpec, st.jest,
-		st.mocha, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, &surefireParser{}, &gradleParser{},
 	}
 	return st
 }
@@ -130,7 +131,7 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.vitest.msgLeft > 0 {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB
