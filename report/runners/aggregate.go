@@ -56,6 +56,8 @@ type state struct {
 	jest      *jestParser
 	nodeSpec  *nodeParser
 	vitest    *vitestParser
+	rspec     *rspecParser
+	minitest  *minitestParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -65,11 +67,11 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
-		nodeSpec: &nodeParser{src: "node"}, vitest: &vitestParser{}}
+		nodeSpec: &nodeParser{src: "node"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
 		&nodeParser{src: "tap"}, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, st.rspec, st.minitest, &surefireParser{}, &gradleParser{},
 	}
 	return st
 }
@@ -131,7 +133,8 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.vitest.msgLeft > 0 {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.vitest.msgLeft > 0 ||
+		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB
@@ -171,7 +174,7 @@ func startWanted(t []byte) bool {
 	case 'o':
 		return hasPrefix(t, "ok")
 	case 'F':
-		return hasPrefix(t, "FAIL")
+		return hasPrefix(t, "FAIL") || hasPrefix(t, "Failure") // rspec's Failures: and Failure/Error:
 	case 'p':
 		return hasPrefix(t, "panic: ")
 	case 'D':
