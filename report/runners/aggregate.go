@@ -58,6 +58,7 @@ type state struct {
 	vitest    *vitestParser
 	rspec     *rspecParser
 	minitest  *minitestParser
+	prove     *proveParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -67,11 +68,12 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
-		nodeSpec: &nodeParser{src: "node"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{}}
+		nodeSpec: &nodeParser{src: "node"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{},
+		prove: &proveParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
 		&nodeParser{src: "tap"}, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.rspec, st.minitest, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, st.rspec, st.minitest, st.prove, &surefireParser{}, &gradleParser{},
 	}
 	return st
 }
@@ -134,7 +136,7 @@ var noFast = false
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
 	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.vitest.msgLeft > 0 ||
-		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" {
+		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" || st.prove.summary {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB
@@ -174,7 +176,7 @@ func startWanted(t []byte) bool {
 	case 'o':
 		return hasPrefix(t, "ok")
 	case 'F':
-		return hasPrefix(t, "FAIL") || hasPrefix(t, "Failure") // rspec's Failures: and Failure/Error:
+		return hasPrefix(t, "FAIL") || hasPrefix(t, "Failure") || hasPrefix(t, "Files=") // rspec's Failures: and Failure/Error:, prove's totals
 	case 'p':
 		return hasPrefix(t, "panic: ")
 	case 'D':
