@@ -59,6 +59,7 @@ type state struct {
 	rspec     *rspecParser
 	minitest  *minitestParser
 	prove     *proveParser
+	ctest     *ctestParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -69,11 +70,11 @@ type state struct {
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
 		nodeSpec: &nodeParser{src: "node"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{},
-		prove: &proveParser{}}
+		prove: &proveParser{}, ctest: &ctestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
 		&nodeParser{src: "tap"}, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.rspec, st.minitest, st.prove, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, st.rspec, st.minitest, st.prove, st.ctest, &surefireParser{}, &gradleParser{},
 	}
 	return st
 }
@@ -136,7 +137,8 @@ var noFast = false
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
 	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.vitest.msgLeft > 0 ||
-		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" || st.prove.summary {
+		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" || st.prove.summary ||
+		st.ctest.msgLeft > 0 {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB

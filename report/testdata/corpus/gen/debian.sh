@@ -199,6 +199,7 @@ case_deb-cjson-ctest-asan() {
     "in encode_string_as_pointer /tmp/runledger-corpus-deb/cjson/cJSON_Utils.c:195",
     "SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/runledger-corpus-deb/cjson/cJSON_Utils.c:195 in encode_string_as_pointer"
   ],
+  "message": {"json_patch_tests": "ERROR: AddressSanitizer: heap-buffer-overflow"},
   "why": "cjson 1.7.15-1+deb12u4 (bookworm), built with ASan: compose_patch (cJSON_Utils.c) allocates one byte too few; json_patch_tests, one of 22 ctest tests, aborts on a heap-buffer-overflow"
 }
 EOF

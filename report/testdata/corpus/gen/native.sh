@@ -1405,7 +1405,8 @@ int main(void) {
 EOF
 	(cd "$WORK/$d" && cmake -S . -B build >/dev/null && cmake --build build >/dev/null) || { echo "  $d: build failed" >&2; errors=$((errors + 1)); return; }
 	capture $d $d/build ctest --output-on-failure
-	want $d "ctest + AddressSanitizer" "ring_push wraps at cap+1: test wrap's ninth push writes past the heap buffer, among 400 passing ctest tests" \
+	MESSAGE='{"wrap": "ERROR: AddressSanitizer: heap-buffer-overflow"}' \
+		want $d "ctest + AddressSanitizer" "ring_push wraps at cap+1: test wrap's ninth push writes past the heap buffer, among 400 passing ctest tests" \
 		"ERROR: AddressSanitizer: heap-buffer-overflow" \
 		"in ring_push /tmp/runledger-corpus-native/ctest-asan/ring.c:13" \
 		"SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/runledger-corpus-native/ctest-asan/ring.c:13 in ring_push"
