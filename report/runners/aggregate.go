@@ -60,6 +60,7 @@ type state struct {
 	minitest  *minitestParser
 	prove     *proveParser
 	ctest     *ctestParser
+	phpunit   *phpunitParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -70,11 +71,11 @@ type state struct {
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
 		nodeSpec: &nodeParser{src: "node"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{},
-		prove: &proveParser{}, ctest: &ctestParser{}}
+		prove: &proveParser{}, ctest: &ctestParser{}, phpunit: &phpunitParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
 		&nodeParser{src: "tap"}, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.rspec, st.minitest, st.prove, st.ctest, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, st.rspec, st.minitest, st.prove, st.ctest, st.phpunit, &surefireParser{}, &gradleParser{},
 	}
 	return st
 }
@@ -138,7 +139,7 @@ func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
 	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.vitest.msgLeft > 0 ||
 		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" || st.prove.summary ||
-		st.ctest.msgLeft > 0 {
+		st.ctest.msgLeft > 0 || st.phpunit.msgLeft > 0 {
 		return true // they take whatever line comes next
 	}
 	t := l.trimB
@@ -177,6 +178,8 @@ func startWanted(t []byte) bool {
 		return hasPrefix(t, "--- ") || hasPrefix(t, "---- ")
 	case 'o':
 		return hasPrefix(t, "ok")
+	case 'O':
+		return hasPrefix(t, "OK (") // phpunit's totals of a run that passed
 	case 'F':
 		return hasPrefix(t, "FAIL") || hasPrefix(t, "Failure") || hasPrefix(t, "Files=") // rspec's Failures: and Failure/Error:, prove's totals
 	case 'p':
@@ -196,7 +199,7 @@ func startWanted(t []byte) bool {
 	case 'n':
 		return hasPrefix(t, "not ok ")
 	case 'T':
-		return hasPrefix(t, "Test")
+		return hasPrefix(t, "Test") || hasPrefix(t, "There w") // phpunit's sections
 	}
 	return t[0] >= '0' && t[0] <= '9'
 }
