@@ -55,6 +55,7 @@ type state struct {
 	mocha     *mochaParser
 	jest      *jestParser
 	nodeSpec  *nodeParser
+	nodeTap   *nodeParser
 	vitest    *vitestParser
 	rspec     *rspecParser
 	minitest  *minitestParser
@@ -70,11 +71,11 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
-		nodeSpec: &nodeParser{src: "node"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{},
+		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{},
 		prove: &proveParser{}, ctest: &ctestParser{}, phpunit: &phpunitParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
-		&nodeParser{src: "tap"}, st.nodeSpec, st.jest,
+		st.nodeTap, st.nodeSpec, st.jest,
 		st.mocha, st.vitest, st.rspec, st.minitest, st.prove, st.ctest, st.phpunit, &surefireParser{}, &gradleParser{},
 	}
 	return st
@@ -137,7 +138,7 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.vitest.msgLeft > 0 ||
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 ||
 		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" || st.prove.summary ||
 		st.ctest.msgLeft > 0 || st.phpunit.msgLeft > 0 {
 		return true // they take whatever line comes next

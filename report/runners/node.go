@@ -6,8 +6,9 @@ import (
 )
 
 var (
-	tapCount  = regexp.MustCompile(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+)(?:\.\d+)?$`)
-	tapNotOK  = regexp.MustCompile(`^not ok \d+ - (.+?)(?: # (.*))?$`)
+	tapCount  = regexp.MustCompile(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)\s+(\d+)(?:\.\d+)?$`) // tape aligns: `# pass  735`
+	tapNotOK  = regexp.MustCompile(`^not ok \d+(?: -)? (.+?)(?: # (.*))?$`)                                             // tape writes no dash
+	tapWhere  = regexp.MustCompile(`(?:^|\(|')(?:file://)?(/?[^\s()']+?):(\d+)(?::\d+)?\)?'?$`)
 	specCount = regexp.MustCompile(`^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+)(?:\.\d+)?$`)
 	specFail  = regexp.MustCompile(`^✖ (.+?) \(\d+(?:\.\d+)?m?s\)$`)
 	specAt    = regexp.MustCompile(`^test at (.+):(\d+):\d+$`)
@@ -27,6 +28,10 @@ type nodeParser struct {
 	// the next msgLeft lines may hold.
 	msgFor  string
 	msgLeft int
+	// inErr: reading the block under a TAP diagnostic's `error: |-`;
+	// expected and actual are its values, the message when it has no error.
+	inErr            bool
+	expected, actual string
 }
 
 func (p *nodeParser) name() string { return p.src }
@@ -36,8 +41,11 @@ func (p *nodeParser) feed(l *line, ws string) bool {
 	if p.src == "node" {
 		counts, fail = specCount, specFail
 	}
-	if p.msgLeft > 0 {
-		p.message(l.trim) // changes no count: the line is read on as Verify reads it
+	switch {
+	case p.msgLeft > 0 && p.src == "tap" && !strings.HasPrefix(l.trim, "not ok ") && !strings.HasPrefix(l.trim, "ok "):
+		p.yaml(l.trim) // changes no count: the line is read on as Verify reads it
+	case p.msgLeft > 0 && p.src == "node":
+		p.message(l.trim)
 	}
 	if !strings.HasPrefix(l.trim, "# ") && !strings.HasPrefix(l.trim, "ℹ ") && !strings.HasPrefix(l.trim, "not ok ") &&
 		!strings.HasPrefix(l.trim, "✖ ") && !strings.HasPrefix(l.trim, "test at ") {
@@ -56,10 +64,63 @@ func (p *nodeParser) feed(l *line, ws string) bool {
 		return false
 	}
 	p.addFail(Failure{Name: m[1], Span: spanOf(l)})
-	if p.src == "node" {
-		p.msgFor, p.msgLeft = m[1], 8
+	p.msgFor, p.msgLeft, p.inErr, p.expected, p.actual = m[1], 8, false, "", ""
+	if p.src == "tap" {
+		p.msgLeft = 48 // its YAML diagnostic, up to the error's stack
 	}
 	return true
+}
+
+// yaml reads a line of the YAML diagnostic under a TAP `not ok` (node
+// --test's, tape's, node-tap's): the error's message (`error: |-` and the
+// block under it, or `error: 'msg'`), else `expected: …; actual: …`, and
+// the place (`location: '/t/a.test.js:9:1'`, `at: f (/t/a.js:344:17)`).
+func (p *nodeParser) yaml(t string) {
+	p.msgLeft--
+	f := p.failure(p.msgFor)
+	if f == nil || t == "..." {
+		p.msgLeft = 0
+		if f != nil && f.Message == "" && p.expected+p.actual != "" {
+			f.Message = strings.TrimPrefix("expected: "+p.expected+"; actual: "+p.actual, "; ")
+		}
+		return
+	}
+	key, val, keyed := strings.Cut(t, ": ")
+	if !keyed && strings.HasSuffix(t, ":") && !strings.Contains(t, " ") {
+		key, keyed = strings.TrimSuffix(t, ":"), true
+	}
+	if p.inErr && (!keyed || strings.Contains(key, " ")) {
+		switch {
+		case t == "" || t == "+ actual - expected" || strings.HasPrefix(t, "^"):
+		case f.Message == "":
+			f.Message = t
+		case strings.HasSuffix(f.Message, ":"):
+			f.Message += " " + t
+		}
+		return
+	}
+	p.inErr = false
+	switch key {
+	case "error", "message":
+		if v := strings.Trim(val, `'"`); v != "" && v != "|-" && v != "|" && v != ">-" {
+			f.Message = v
+		} else {
+			p.inErr = true
+		}
+	case "expected":
+		p.expected = val
+	case "actual":
+		p.actual = strings.TrimSpace(val)
+	case "location", "at":
+		if m := tapWhere.FindStringSubmatch(val); m != nil && f.Line == 0 {
+			f.File, f.Line = m[1], atoi(m[2])
+		}
+	case "stack":
+		p.msgLeft = 0
+		if f.Message == "" && p.expected+p.actual != "" {
+			f.Message = "expected: " + p.expected + "; actual: " + p.actual
+		}
+	}
 }
 
 // message reads a line under the spec reporter's `✖ name (1ms)`: the

@@ -250,6 +250,7 @@ case_real-qs-tape() {
     "at: Test.<anonymous> (/tmp/runledger-corpus-real/qs/test/stringify.js:344:17)",
     "at: Test.<anonymous> (/tmp/runledger-corpus-real/qs/test/stringify.js:637:12)"
   ],
+  "message": {"should be strictly equal": "expected: 'a[]=c'; actual: 'a=c'"},
   "why": "qs 6.13.0: stringify (lib/stringify.js) appends [] under commaRoundTrip for length === 0 instead of === 1; 4 of 739 tape assertions in test/stringify.js fail"
 }
 EOF
