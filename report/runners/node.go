@@ -6,12 +6,14 @@ import (
 )
 
 var (
-	tapCount  = regexp.MustCompile(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)\s+(\d+)(?:\.\d+)?$`) // tape aligns: `# pass  735`
-	tapNotOK  = regexp.MustCompile(`^not ok \d+(?: -)? (.+?)(?: # (.*))?$`)                                             // tape writes no dash
-	tapWhere  = regexp.MustCompile(`(?:^|\(|')(?:file://)?(/?[^\s()']+?):(\d+)(?::\d+)?\)?'?$`)
-	specCount = regexp.MustCompile(`^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+)(?:\.\d+)?$`)
-	specFail  = regexp.MustCompile(`^✖ (.+?) \(\d+(?:\.\d+)?m?s\)$`)
-	specAt    = regexp.MustCompile(`^test at (.+):(\d+):\d+$`)
+	tapCount      = regexp.MustCompile(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)\s+(\d+)(?:\.\d+)?$`) // tape aligns: `# pass  735`
+	tapNotOK      = regexp.MustCompile(`^not ok \d+(?: -)? (.+?)(?: # (.*))?$`)                                             // tape writes no dash
+	tapObject     = regexp.MustCompile(`^# \{ total: (\d+)((?:, \w+: \d+)*) \}$`)
+	tapObjectItem = regexp.MustCompile(`, (\w+): (\d+)`)
+	tapWhere      = regexp.MustCompile(`(?:^|\(|')(?:file://)?(/?[^\s()']+?):(\d+)(?::\d+)?\)?'?$`)
+	specCount     = regexp.MustCompile(`^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+)(?:\.\d+)?$`)
+	specFail      = regexp.MustCompile(`^✖ (.+?) \(\d+(?:\.\d+)?m?s\)$`)
+	specAt        = regexp.MustCompile(`^test at (.+):(\d+):\d+$`)
 )
 
 // nodeParser reads the totals `node --test` prints after its tests: `# tests
@@ -32,6 +34,7 @@ type nodeParser struct {
 	// expected and actual are its values, the message when it has no error.
 	inErr            bool
 	expected, actual string
+	inDiff           bool // reading node-tap's `diff: |` block
 }
 
 func (p *nodeParser) name() string { return p.src }
@@ -55,6 +58,15 @@ func (p *nodeParser) feed(l *line, ws string) bool {
 		p.count(ws, m[1], atoi(m[2]))
 		return true
 	}
+	if m := tapObject.FindStringSubmatch(l.trim); m != nil && p.src == "tap" {
+		// node-tap's one-line totals: `# { total: 3, pass: 2, fail: 1 }`.
+		p.count(ws, "tests", atoi(m[1]))
+		for _, kv := range tapObjectItem.FindAllStringSubmatch(m[2], -1) {
+			p.count(ws, map[string]string{"pass": "pass", "fail": "fail", "skip": "skipped", "todo": "todo"}[kv[1]], atoi(kv[2]))
+		}
+		p.close()
+		return true
+	}
 	if m := specAt.FindStringSubmatch(l.trim); m != nil && p.src == "node" {
 		p.at = &Failure{File: m[1], Line: atoi(m[2])}
 		return true
@@ -64,9 +76,9 @@ func (p *nodeParser) feed(l *line, ws string) bool {
 		return false
 	}
 	p.addFail(Failure{Name: m[1], Span: spanOf(l)})
-	p.msgFor, p.msgLeft, p.inErr, p.expected, p.actual = m[1], 8, false, "", ""
+	p.msgFor, p.msgLeft, p.inErr, p.inDiff, p.expected, p.actual = m[1], 8, false, false, "", ""
 	if p.src == "tap" {
-		p.msgLeft = 48 // its YAML diagnostic, up to the error's stack
+		p.msgLeft = 64 // its YAML diagnostic, to its `...`
 	}
 	return true
 }
@@ -85,6 +97,11 @@ func (p *nodeParser) yaml(t string) {
 		}
 		return
 	}
+	if p.inDiff && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") || strings.HasPrefix(t, "@@")) {
+		p.diffLine(t) // node-tap's `diff: |`: `-12` wanted, `+12.5` found
+		return
+	}
+	p.inDiff = false
 	key, val, keyed := strings.Cut(t, ": ")
 	if !keyed && strings.HasSuffix(t, ":") && !strings.Contains(t, " ") {
 		key, keyed = strings.TrimSuffix(t, ":"), true
@@ -107,19 +124,32 @@ func (p *nodeParser) yaml(t string) {
 		} else {
 			p.inErr = true
 		}
-	case "expected":
+	case "expected", "wanted":
 		p.expected = val
-	case "actual":
+	case "actual", "found":
 		p.actual = strings.TrimSpace(val)
+	case "diff":
+		p.inDiff = true
+	case "fileName":
+		f.File = val
+	case "lineNumber":
+		f.Line = atoi(val)
 	case "location", "at":
 		if m := tapWhere.FindStringSubmatch(val); m != nil && f.Line == 0 {
 			f.File, f.Line = m[1], atoi(m[2])
 		}
-	case "stack":
-		p.msgLeft = 0
-		if f.Message == "" && p.expected+p.actual != "" {
-			f.Message = "expected: " + p.expected + "; actual: " + p.actual
-		}
+	}
+}
+
+// diffLine reads a line of node-tap's diff: its first removed and added
+// lines are what was wanted and what was found.
+func (p *nodeParser) diffLine(t string) {
+	switch {
+	case strings.HasPrefix(t, "---") || strings.HasPrefix(t, "+++") || strings.HasPrefix(t, "@@"):
+	case t[0] == '-' && p.expected == "":
+		p.expected = t[1:]
+	case t[0] == '+' && p.actual == "":
+		p.actual = t[1:]
 	}
 }
 
