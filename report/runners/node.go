@@ -85,15 +85,16 @@ func (p *nodeParser) feed(l *line, ws string) bool {
 
 // yaml reads a line of the YAML diagnostic under a TAP `not ok` (node
 // --test's, tape's, node-tap's): the error's message (`error: |-` and the
-// block under it, or `error: 'msg'`), else `expected: …; actual: …`, and
-// the place (`location: '/t/a.test.js:9:1'`, `at: f (/t/a.js:344:17)`).
+// block under it, or `error: 'msg'`), else `expected: …; actual: …` (or
+// node-tap's diff), and the place (`location: '/t/a.test.js:9:1'`, `at:
+// f (/t/a.js:344:17)`, node-tap's `fileName:` and `lineNumber:`).
 func (p *nodeParser) yaml(t string) {
 	p.msgLeft--
 	f := p.failure(p.msgFor)
 	if f == nil || t == "..." {
 		p.msgLeft = 0
 		if f != nil && f.Message == "" && p.expected+p.actual != "" {
-			f.Message = strings.TrimPrefix("expected: "+p.expected+"; actual: "+p.actual, "; ")
+			f.Message = "expected: " + p.expected + "; actual: " + p.actual
 		}
 		return
 	}
@@ -107,16 +108,27 @@ func (p *nodeParser) yaml(t string) {
 		key, keyed = strings.TrimSuffix(t, ":"), true
 	}
 	if p.inErr && (!keyed || strings.Contains(key, " ")) {
-		switch {
-		case t == "" || t == "+ actual - expected" || strings.HasPrefix(t, "^"):
-		case f.Message == "":
-			f.Message = t
-		case strings.HasSuffix(f.Message, ":"):
-			f.Message += " " + t
-		}
+		errorLine(f, t)
 		return
 	}
 	p.inErr = false
+	p.yamlKey(f, key, val)
+}
+
+// errorLine reads a line of the block under `error: |-`: its first line
+// is the message and, when that ends with a colon, the next says how.
+func errorLine(f *Failure, t string) {
+	switch {
+	case t == "" || t == "+ actual - expected" || strings.HasPrefix(t, "^"):
+	case f.Message == "":
+		f.Message = t
+	case strings.HasSuffix(f.Message, ":"):
+		f.Message += " " + t
+	}
+}
+
+// yamlKey reads one `key: value` of a TAP diagnostic.
+func (p *nodeParser) yamlKey(f *Failure, key, val string) {
 	switch key {
 	case "error", "message":
 		if v := strings.Trim(val, `'"`); v != "" && v != "|-" && v != "|" && v != ">-" {
