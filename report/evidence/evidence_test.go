@@ -73,6 +73,22 @@ func TestGrammars(t *testing.T) {
 			not:  []string{"ok  \tex.com/a"},
 		},
 		{
+			name: "go -v: the packages a build error stopped, printed first, far from the error",
+			log: "FAIL\tex.com/app [build failed]\nFAIL\tex.com/app/cli [build failed]\n" + noise(200, "Other") +
+				"PASS\nok  \tex.com/other\t0.2s\nFAIL\tex.com/app/internal/store [build failed]\nFAIL\n",
+			want: []string{"FAIL\tex.com/app [build failed]", "FAIL\tex.com/app/cli [build failed]", "FAIL\tex.com/app/internal/store [build failed]"},
+			not:  []string{"fetched 3 rows"},
+		},
+		{
+			name: "unknown runner: a coverage table's error.js row is a file, not an error",
+			log: strings.Repeat("step ok: building index of the sources\n", 300) +
+				"File          | % Stmts | % Branch\nerror.js      |     100 |      100\nerror/index.js|     100 |      100\n" +
+				strings.Repeat("step ok: building index of the sources\n", 300) + "FAIL: test_resize expected 640 got 480\n" +
+				strings.Repeat("step ok: building index of the sources\n", 300),
+			want: []string{"FAIL: test_resize expected 640 got 480"},
+			not:  []string{"error.js      |", "error/index.js"},
+		},
+		{
 			name: "go race report from its rule to its rule",
 			log: noise(100, "A") + "==================\nWARNING: DATA RACE\nWrite at 0x00c000012345 by goroutine 8:\n  ex.com/c.(*Counter).Inc()\n      /src/c/counter.go:12 +0x44\n\nPrevious write at 0x00c000012345 by goroutine 7:\n  ex.com/c.(*Counter).Inc()\n      /src/c/counter.go:12 +0x44\n==================\n" +
 				noise(100, "B"),

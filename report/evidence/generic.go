@@ -113,8 +113,13 @@ func word(t []byte, w string) bool {
 		return true
 	}
 	c := t[len(w)]
-	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')
+	if (c == '.' || c == '/') && len(t) > len(w)+1 && alnum(t[len(w)+1]) {
+		return false // a file or path named so (`error.js` in a coverage table), not the word
+	}
+	return !(alnum(c) || c == '_')
 }
+
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // skipStamp returns t after the time stamps a logger puts first: up to
 // three words (each maybe in brackets, or `time=…`/`ts=…`) made of digits

@@ -30,7 +30,11 @@ type goGrammar struct {
 	frames  bool // the panic's goroutine trace has begun
 	race    *Block
 	build   *Block
-	buildOK bool     // the `# pkg` line was followed by an error line
+	buildOK bool // the `# pkg` line was followed by an error line
+	// unbuilt holds the `FAIL pkg [build failed]` lines: which packages a
+	// build error stopped (go test -v prints them first, far from the
+	// error on stderr), quoted together as one root cause.
+	unbuilt *Block
 	failed  []*Block // the current package's failing tests
 	// lastFail is the latest `--- FAIL` line (its span): a panic right
 	// under it quotes it, as the verdict of a test with no output of its
@@ -49,7 +53,7 @@ func (g *goGrammar) busy() bool {
 func (g *goGrammar) reset() {
 	clear(g.active)
 	g.seq, g.lastFail = nil, Line{}
-	g.cur, g.verdict, g.panic, g.race, g.build, g.failed = nil, nil, nil, nil, nil, nil
+	g.cur, g.verdict, g.panic, g.race, g.build, g.failed, g.unbuilt = nil, nil, nil, nil, nil, nil, nil
 }
 
 func (g *goGrammar) line(l *Line, sc *scanner) bool {
@@ -108,6 +112,12 @@ func (g *goGrammar) line(l *Line, sc *scanner) bool {
 			}
 			if len(t) > 4 { // a package line, not the bare PASS or FAIL before it
 				g.failed = g.failed[:0]
+			}
+			if hasPrefix(t, "FAIL\t") && (bytes.HasSuffix(t, []byte(" [build failed]")) || bytes.HasSuffix(t, []byte(" [setup failed]"))) {
+				if g.unbuilt == nil {
+					g.unbuilt = sc.open("go", "packages that did not build", "build", KindCrash)
+				}
+				g.unbuilt.add(l)
 			}
 			g.endPackage()
 			return true // a verdict the envelope's summary states: not an error line

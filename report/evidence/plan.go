@@ -29,7 +29,12 @@ type Budget struct {
 const (
 	defaultBytes = 12 << 10
 	defaultBlock = 3 << 10
-	minShare     = 640     // the least a failure's first quote gets
+	minShare     = 640 // the least a generic error's quote gets when it is all there is
+	// minFirst is the least a failure's first quote gets: its heading,
+	// assertion and location, not its context. More failures than the
+	// budget has room for at that get it in order, so it stays small: a
+	// larger floor spends on the first failures what the last ones need.
+	minFirst     = 256
 	secondRound  = 8 << 10 // the most one block grows to later
 	genericShare = 1 << 10
 	tailBytes    = 2 << 10
@@ -212,7 +217,7 @@ func findGroup(groups []*group, test string) (*group, bool) {
 // share; then the first blocks grown; then the other blocks.
 func (p *planner) failures(groups []*group) error {
 	for i, g := range groups {
-		share := min(max(p.budget/int64(len(groups)-i), minShare), p.block)
+		share := min(max(p.budget/int64(len(groups)-i), minFirst), p.block)
 		if err := p.quote(g.refs[0], share, reasonOf(g.refs[0].b)); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
 )
 
 // maxBlockRead bounds what quote reads of one block: its first and last
@@ -233,6 +234,9 @@ func appendLines(out []bline, b []byte, start, no int64) []bline {
 // expected/actual values, 1 for a source location or a stack frame's
 // head, 0 for anything else (a test's own log lines, source listings).
 func keyOf(line []byte) int {
+	if out, ok := jsonOutput(line); ok {
+		line = out // a go test -json event: the test's line is what it says
+	}
 	t := bytes.TrimLeft(clip(line, 512), " \t")
 	if hasPrefix(t, "--- FAIL") || hasPrefix(t, "--- PASS") || hasPrefix(t, "=== ") {
 		return 0 // a verdict or marker says nothing the excerpt's label does not
@@ -274,3 +278,40 @@ func bytesList(ss ...string) [][]byte {
 // for renderers that shorten an excerpt further: 2 for an assertion or
 // error message, 1 for a location or stack frame, 0 for anything else.
 func LineKey(line string) int { return keyOf([]byte(line)) }
+
+// HasLocation reports whether a line of quoted text names a source
+// location (`x_test.go:191`, `, line 3`, `at f (a.js:3:9)`), as keyOf
+// scores it.
+func HasLocation(line string) bool { return keyLocation.MatchString(line) }
+
+// outputKey starts the Output field of a go test -json (test2json) event.
+const outputKey = `"Output":"`
+
+// jsonOutput returns the Output field of a go test -json event line, raw
+// (escapes not decoded: keyOf's words and locations hold no quotes), and
+// whether the line is one. Other events (`"Action":"fail"`) have none.
+func jsonOutput(line []byte) ([]byte, bool) {
+	if !hasPrefix(line, `{"`) {
+		return nil, false
+	}
+	i := bytes.Index(line, []byte(outputKey))
+	if i < 0 {
+		return nil, bytes.Contains(line, []byte(`"Action":"`))
+	}
+	return line[i+len(outputKey):], true
+}
+
+// OutputAt returns where the Output field's value starts in a go test
+// -json event line, or -1: a renderer that must shorten the line cuts
+// the event's wrapper (time, package, test name) before what the test
+// printed.
+func OutputAt(line string) int {
+	if !strings.HasPrefix(line, `{"`) {
+		return -1
+	}
+	i := strings.Index(line, outputKey)
+	if i < 0 {
+		return -1
+	}
+	return i + len(outputKey)
+}

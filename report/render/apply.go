@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -51,7 +52,7 @@ func apply(env *report.Envelope, c Cut, w Words, ord orders) (*report.Envelope, 
 		om = *env.Omitted
 	}
 	before := om
-	drop, point := excerptCuts(c, ord)
+	drop, point, tight := excerptCuts(c, ord)
 	dropped := map[int][]report.Excerpt{}
 	if env.Runs != nil {
 		e.Runs = make([]report.Run, len(env.Runs))
@@ -60,7 +61,7 @@ func apply(env *report.Envelope, c Cut, w Words, ord orders) (*report.Envelope, 
 	// make the view a cut one.
 	changed := c.DropRuns > 0
 	for i, src := range env.Runs {
-		r, xs := cutRun(src, i, c, w, drop, point, &om)
+		r, xs := cutRun(src, i, c, w, excerptSets{drop, point, tight}, &om)
 		changed = changed || r.Summary.FailuresOmitted != src.Summary.FailuresOmitted ||
 			r.Summary.SpansOmitted != src.Summary.SpansOmitted
 		if len(xs) > 0 {
@@ -90,8 +91,11 @@ func apply(env *report.Envelope, c Cut, w Words, ord orders) (*report.Envelope, 
 
 // excerptCuts picks the excerpts c leaves out and those whose text gives
 // way to a pointer, as [run, excerpt] indexes.
-func excerptCuts(c Cut, ord orders) (drop, point map[[2]int]bool) {
-	drop, point = map[[2]int]bool{}, map[[2]int]bool{}
+func excerptCuts(c Cut, ord orders) (drop, point, tight map[[2]int]bool) {
+	drop, point, tight = map[[2]int]bool{}, map[[2]int]bool{}, map[[2]int]bool{}
+	for _, x := range ord.drop[:min(c.Tighter, len(ord.drop))] {
+		tight[x] = true
+	}
 	for _, x := range ord.drop[:min(c.DropExcerpts, len(ord.drop))] {
 		drop[x] = true
 	}
@@ -106,12 +110,18 @@ func excerptCuts(c Cut, ord orders) (drop, point map[[2]int]bool) {
 	for _, x := range ord.drop[:min(c.Pointers, len(ord.drop))] {
 		point[x] = true
 	}
-	return drop, point
+	return drop, point, tight
+}
+
+// excerptSets are the excerpts a cut leaves out, points to, and caps at
+// its next evidence cap, as [run, excerpt] indexes.
+type excerptSets struct {
+	drop, point, tight map[[2]int]bool
 }
 
 // cutRun applies c to run i: its excerpts, then its untrusted strings
 // and failure lists. It returns the run and the excerpts left out.
-func cutRun(src report.Run, i int, c Cut, w Words, drop, point map[[2]int]bool, om *report.Omitted) (report.Run, []report.Excerpt) {
+func cutRun(src report.Run, i int, c Cut, w Words, sets excerptSets, om *report.Omitted) (report.Run, []report.Excerpt) {
 	r := src
 	if src.Excerpts != nil {
 		r.Excerpts = make([]report.Excerpt, 0, len(src.Excerpts))
@@ -119,17 +129,21 @@ func cutRun(src report.Run, i int, c Cut, w Words, drop, point map[[2]int]bool, 
 	var dropped []report.Excerpt
 	for j, x := range src.Excerpts {
 		switch {
-		case drop[[2]int{i, j}]:
+		case sets.drop[[2]int{i, j}]:
 			dropped = append(dropped, x)
 			om.Excerpts++
 			om.Bytes += int64(len(x.Text))
 			continue
-		case point[[2]int{i, j}]:
+		case sets.point[[2]int{i, j}]:
 			om.Bytes += int64(len(x.Text))
 			x.Text = w.Pointer(r.ID, x)
 		default:
+			xc := c
+			if sets.tight[[2]int{i, j}] {
+				xc.Evidence = c.NextCap
+			}
 			var n int64
-			x.Text, n = trimText(r.ID, x, c, w)
+			x.Text, n = trimText(r.ID, x, xc, w)
 			om.Bytes += n
 		}
 		r.Excerpts = append(r.Excerpts, x)
@@ -226,22 +240,86 @@ func dropOrder(env *report.Envelope) [][2]int {
 	return order
 }
 
-// repeatOrder lists, in dropOrder's order, the excerpts that are not
-// their test's first: a test's first excerpt holds its evidence, the
-// later ones grow it.
+// repeatOrder lists, in dropOrder's order, the excerpts of a test that
+// are not its best: the one that explains the test most directly stays
+// (see explains), the others only grow it. The best is not always the
+// first: a test that prints an error on purpose (a CLI's `Error: …` and
+// usage) before its assertion has its output quoted in two pieces, and
+// the piece with `x_test.go:191: Expected …` and `--- FAIL` comes last.
 func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
+	best := map[[2]int]bool{}
+	for i, r := range env.Runs {
+		top := map[string]int{} // test: index of its best excerpt so far
+		score := map[int][3]int{}
+		for j, x := range r.Excerpts {
+			if x.Test == "" {
+				continue
+			}
+			score[j] = explains(x.Text)
+			if k, ok := top[x.Test]; !ok || less(score[k], score[j]) {
+				top[x.Test] = j // at equal strength the first: jest repeats a failure in its summary
+			}
+		}
+		for _, j := range top {
+			best[[2]int{i, j}] = true
+		}
+	}
 	var out [][2]int
+	worth := map[[2]int][2]int{}
 	for _, x := range drop {
 		r := env.Runs[x[0]]
 		test := r.Excerpts[x[1]].Test
-		for _, prev := range r.Excerpts[:x[1]] {
-			if test != "" && prev.Test == test {
-				out = append(out, x)
-				break
+		if test == "" || best[x] {
+			continue
+		}
+		out = append(out, x)
+		s := explains(r.Excerpts[x[1]].Text)
+		worth[x] = [2]int{s[2], s[1]}
+	}
+	// What says least goes first: a piece holding only a heading the
+	// excerpt's label repeats before a piece holding a message (pytest's
+	// `E` lines), whatever their places.
+	sort.SliceStable(out, func(a, b int) bool {
+		wa, wb := worth[out[a]], worth[out[b]]
+		if wa[0] != wb[0] {
+			return wa[0] < wb[0]
+		}
+		return wa[1] < wb[1]
+	})
+	return out
+}
+
+// explains scores how directly a text explains a failure, compared in
+// order: assertion or error lines that carry their own location
+// (`x_test.go:191: Expected …`, `file.py:57: AssertionError`), then
+// verdict lines (`--- FAIL`, `● name`), then assertion or error lines of
+// any kind. Lines are scored by what they say, not by where they stand:
+// a piece holding only a stack frame is not a failure's last words.
+func explains(text string) [3]int {
+	var s [3]int
+	for _, ln := range strings.SplitAfter(text, "\n") {
+		t := payload(ln)
+		switch {
+		case verdictLine(t):
+			s[1]++
+		case evidence.LineKey(ln) == 2 && !detail(t):
+			s[2]++
+			if evidence.HasLocation(ln) {
+				s[0]++
 			}
 		}
 	}
-	return out
+	return s
+}
+
+// less compares explains scores.
+func less(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
 }
 
 // clampRun cuts a run's long untrusted strings, returning bytes left out.
@@ -317,14 +395,23 @@ func trimText(run string, x report.Excerpt, c Cut, w Words) (string, int64) {
 			for ; j < len(lines) && !keep[j]; j++ {
 				n += int64(len(lines[j]))
 			}
-			omitted += n
-			b.WriteString(w.Lines(run, x, i, j, len(lines), n))
-			i = j
+			if marker := w.Lines(run, x, i, j, len(lines), n); int64(len(marker)) < n {
+				omitted += n
+				b.WriteString(marker)
+				i = j
+				continue
+			}
+			for ; i < j; i++ { // lines shorter than their marker (a blank line) stay
+				keep[i] = true
+			}
 			continue
 		}
 		ln, width := lines[i], c.Width
 		if ev[i] > 0 && width > 0 {
 			width *= 2 // an assertion is worth its width
+			var n int64
+			ln, n = unwrapEvent(ln, width, w)
+			omitted += n
 		}
 		if width > 0 && len(ln) > width+1 {
 			body := strings.TrimSuffix(ln, "\n")
@@ -341,6 +428,20 @@ func trimText(run string, x report.Excerpt, c Cut, w Words) (string, int64) {
 	return b.String(), omitted
 }
 
+// unwrapEvent shortens a go test -json event line that is too wide by
+// its wrapper first (time, action, package, test name: the excerpt's
+// label says the test), so that what the test printed, its assertion,
+// keeps the width. The line's first bytes stay, to show what it is.
+func unwrapEvent(ln string, width int, w Words) (string, int64) {
+	const keep = 16 // `{"Time":"2026-12`
+	at := evidence.OutputAt(ln)
+	if at < 0 || len(ln) <= width+1 || at <= keep+len(w.Cut(at)) {
+		return ln, 0
+	}
+	cut := at - keep - len(`"Output":"`)
+	return ln[:keep] + w.Cut(cut) + ln[keep+cut:], int64(cut)
+}
+
 // keptLines chooses which lines stay: every evidence line (or the
 // evidence best ones, when capped), then the others by their distance
 // to the nearest evidence line, later ones first at equal distance,
@@ -354,7 +455,7 @@ func keptLines(lines []string, maxLines, evidenceCap int) []bool {
 		}
 		return keep
 	}
-	ev := evidenceLines(lines)
+	ev, rank := evidenceRanks(lines)
 	var order []int // evidence lines, best first
 	for i := range lines {
 		if ev[i] > 0 {
@@ -362,8 +463,11 @@ func keptLines(lines []string, maxLines, evidenceCap int) []bool {
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool {
-		if ev[order[a]] != ev[order[b]] {
-			return ev[order[a]] > ev[order[b]]
+		if ra, rb := rank[order[a]], rank[order[b]]; ra != rb {
+			return ra > rb
+		}
+		if firstFirst(rank[order[a]]) {
+			return order[a] < order[b]
 		}
 		return order[a] > order[b]
 	})
@@ -428,23 +532,58 @@ func distances(keep []bool) []int {
 
 // evidenceLines ranks the lines that carry a failure: 3 for an assertion
 // or error message (or, with none, the last lines, where it stopped), 2
-// for a verdict line (`--- FAIL: TestX`, `FAIL pkg [build failed]`, `not
-// ok 5`), 1 for the location or first stack frame next to an assertion,
-// 0 for the rest: a test's progress logging, source listings, the
-// remaining frames. A text with no assertion at all keeps its last lines.
+// for a verdict or heading line (`--- FAIL: TestX`, `FAIL pkg [build
+// failed]`, `not ok 5`, jest's `● name`, pytest's `____ name ____`) and
+// for a stack's head below an assertion, 1 for the location next to an
+// assertion, 0 for the rest: a test's progress logging, source listings,
+// the remaining frames. A text with no assertion at all keeps its last
+// lines.
 func evidenceLines(lines []string) []int {
-	ev := make([]int, len(lines))
+	ev, _ := evidenceRanks(lines)
+	return ev
+}
+
+// Ranks of evidence lines, best first, for choosing the few an excerpt
+// keeps when it may keep only some (see evidenceRanks).
+const (
+	rankMessage = 6 // an assertion or error message in its own words
+	rankWhere   = 5 // the verdict or heading naming the test, the stack's head
+	rankDiff    = 4 // a diff line under the message (`+   got`, `E  - want`)
+	rankDetail  = 3 // a diff's legend, a source line, the message's continuation
+	rankNear    = 1 // a location next to the message
+)
+
+// firstFirst: ranks whose lines are best read from the top (a diff's
+// first lines); the others from the bottom (a test's last words, its
+// latest verdict).
+func firstFirst(rank int) bool { return rank == rankDiff || rank == rankDetail }
+
+// evidenceRanks is evidenceLines with each evidence line's rank: what
+// says the failure first (`expect(received).toBe(expected)`, `x_test.go:9:
+// got 1, want 2`), then what says which test and where (`● name`, `---
+// FAIL`, `at Object.<anonymous> (test/a.test.js:26:27)`), then the diff
+// lines under the message (`+ received`, `> 26 | …`): a jest failure's
+// thirty lines of diff and code frame must not outrank its heading and
+// location, which a cap of a few lines would then leave out.
+func evidenceRanks(lines []string) (ev, rank []int) {
+	ev, rank = make([]int, len(lines)), make([]int, len(lines))
 	keys := make([]int, len(lines))
 	strong := false
 	for i, ln := range lines {
 		keys[i] = evidence.LineKey(ln)
-		t := strings.TrimLeft(ln, " \t")
+		t := payload(ln)
 		switch {
 		case keys[i] == 2:
 			ev[i], strong = 3, true
-		case strings.HasPrefix(t, "--- FAIL"), strings.HasPrefix(t, "FAIL"), strings.HasPrefix(t, "not ok "),
-			strings.HasPrefix(t, "FAILED "), strings.Contains(t, "[build failed]"):
-			ev[i] = 2
+			rank[i] = rankMessage
+			if detail(t) {
+				rank[i] = rankDiff
+				if evidence.LineKey(strings.TrimLeft(strings.TrimPrefix(t, "E "), " ")[2:]) == 2 {
+					rank[i] = rankDetail // `- Expected  - 2`, `> 26 |   expect(x).toBe(expected)`
+				}
+			}
+		case verdictLine(t):
+			ev[i], rank[i] = 2, rankWhere
 		}
 	}
 	for i := range lines {
@@ -452,19 +591,16 @@ func evidenceLines(lines []string) []int {
 			continue
 		}
 		if i > 0 && keys[i-1] == 1 && ev[i-1] == 0 {
-			ev[i-1] = 1 // `file:line:` above its message
+			ev[i-1], rank[i-1] = 1, rankNear // `file:line:` above its message
 		}
-		for j := i + 1; j < min(i+6, len(lines)); j++ { // the first frame below it
-			if ev[j] == 0 && keys[j] == 1 {
-				ev[j] = 1
-				break
-			}
+		if j := stackHead(lines, keys, ev, i); j > 0 {
+			ev[j], rank[j] = max(ev[j], 2), rankWhere
 		}
 	}
 	for i := 1; i < len(lines); i++ {
 		heads := ev[i-1] == 3 && strings.HasSuffix(strings.TrimSpace(lines[i-1]), ":") // `Error:` over its message
 		if ev[i] == 0 && (heads || i+1 < len(lines) && ev[i-1] == 3 && ev[i+1] == 3) {
-			ev[i] = 2 // part of the message: under its heading, or between two of its lines
+			ev[i], rank[i] = 2, rankDetail // part of the message: under its heading, or between two of its lines
 		}
 	}
 	last := -1
@@ -476,10 +612,60 @@ func evidenceLines(lines []string) []int {
 	}
 	if last >= 0 && !strong {
 		// No assertion: where the output stops is what is known of it.
-		ev[last] = max(ev[last], 3)
+		ev[last], rank[last] = max(ev[last], 3), rankMessage
 		for i := last - 1; i >= max(last-2, 0); i-- {
-			ev[i] = max(ev[i], 1)
+			if ev[i] < 1 {
+				ev[i], rank[i] = 1, rankNear
+			}
 		}
 	}
-	return ev
+	return ev, rank
 }
+
+// payload is a line as a test printed it: trimmed, and for a go test
+// -json event its Output.
+func payload(ln string) string {
+	if at := evidence.OutputAt(ln); at >= 0 {
+		ln = ln[at:]
+	}
+	return strings.TrimLeft(ln, " \t")
+}
+
+// verdictLine: a line that names a failing test or package.
+func verdictLine(t string) bool {
+	for _, p := range []string{"--- FAIL", "FAIL", "not ok ", "FAILED ", "● ", "ERROR: ", "---- "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return strings.Contains(t, "[build failed]") || strings.HasPrefix(t, "___") && strings.HasSuffix(strings.TrimSpace(t), "___")
+}
+
+// detail: a diff or source line (`+ …`, `- Expected - 2`, `> 26 | …`,
+// pytest's `E   +  where …`): it shows the failure, the message above it
+// says it.
+func detail(t string) bool {
+	t = strings.TrimLeft(strings.TrimPrefix(t, "E "), " ")
+	return strings.HasPrefix(t, "+ ") || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "> ")
+}
+
+// stackHead finds the first location line below the message at i (a
+// stack's first frame, `at f (a.test.js:26:27)`, `File "t.py", line 3`),
+// past its diff and code frame, before the next verdict or message; 0
+// when there is none. A Go test's `x_test.go:21: …` lines are its own
+// logging, not frames.
+func stackHead(lines []string, keys, ev []int, i int) int {
+	for j := i + 1; j < min(i+48, len(lines)); j++ {
+		t := payload(lines[j])
+		switch {
+		case ev[j] == 2 && verdictLine(t), keys[j] == 2 && !detail(t):
+			return 0
+		case keys[j] == 1 && !goLogLine.MatchString(t):
+			return j
+		}
+	}
+	return 0
+}
+
+// goLogLine is a Go test's t.Log or t.Error line.
+var goLogLine = regexp.MustCompile(`^[\w./-]+\.go:\d+: `)

@@ -5,24 +5,61 @@ import "github.com/runledger/runledger/report"
 // CommentLadder is how a Markdown report gives way (comment, summary,
 // terminal): failure messages and warnings over 2000 bytes are cut first
 // (one such string must not squeeze out every excerpt), then excerpts
-// quoting the same bytes as an earlier one go, then excerpts shrink: fewer and narrower lines of context (every failure keeps its
+// quoting the same bytes as an earlier one go, then the embedded envelope
+// names no more failing tests than the comment lists, then excerpts
+// shrink: fewer and narrower lines of context (every failure keeps its
 // evidence lines, see trimText), then a test's later excerpts, then each
-// excerpt's evidence down to its eight best lines, four, two, its one best
-// (every failure keeps its assertion before any keeps more), then whole
+// excerpt's evidence down to its eight best lines, six, five, four, three,
+// two, its one best, excerpt by excerpt (every failure keeps its
+// assertion before any keeps more), then whole
 // excerpts, lowest priority first. Then superseded attempts go, then
 // failure messages and warnings are cut further. Status rows are never
 // dropped.
 func CommentLadder(env *report.Envelope) []Step {
-	return []Step{
+	return append(append([]Step{
 		{Set: func(c *Cut, _ int) { c.Clamp = 2000 }, N: 1, InOrder: true},
 		{Set: func(c *Cut, _ int) { c.DropDuplicates = true }, N: min(len(orderOf(env).dupes), 1), InOrder: true},
+		{Set: func(c *Cut, _ int) { c.MaxFailures = listedFailures }, N: min(longLists(env), 1), InOrder: true},
 		{Set: func(c *Cut, k int) { c.Lines, c.Width = trims[k-1][0], trims[k-1][1] }, N: len(trims), InOrder: true},
 		{Set: func(c *Cut, k int) { c.DropRepeats = k }, N: len(orderOf(env).repeats)},
-		{Set: func(c *Cut, k int) { c.Evidence = evidenceCaps[k-1] }, N: len(evidenceCaps), InOrder: true},
+	}, evidenceSteps(countExcerpts(env))...), []Step{
 		{Set: func(c *Cut, k int) { c.DropExcerpts = k }, N: countExcerpts(env)},
 		{Set: func(c *Cut, k int) { c.DropSuperseded = k }, N: len(env.Superseded)},
 		{Set: func(c *Cut, k int) { c.Clamp = []int{200, 60}[k-1] }, N: 2, InOrder: true},
+	}...)
+}
+
+// evidenceSteps lower the excerpts' evidence caps one excerpt at a time,
+// lowest priority first (dropOrder), before every excerpt takes the next
+// cap: a body that fits with a few excerpts at four lines keeps six in the
+// others rather than four in all.
+func evidenceSteps(excerpts int) []Step {
+	var steps []Step
+	for i, capN := range evidenceCaps {
+		steps = append(steps, Step{Set: func(c *Cut, _ int) { c.Evidence, c.Tighter = capN, 0 }, N: 1, InOrder: true})
+		if i+1 < len(evidenceCaps) && excerpts > 1 {
+			next := evidenceCaps[i+1]
+			steps = append(steps, Step{Set: func(c *Cut, k int) { c.Evidence, c.NextCap, c.Tighter = capN, next, k }, N: excerpts - 1})
+		}
 	}
+	return steps
+}
+
+// listedFailures is how many failing tests a comment lists per run; the
+// embedded envelope names the rest until room runs short, and then their
+// count stays (a run of 28 failures spent half of 16 KiB naming them,
+// and its excerpts went).
+const listedFailures = 10
+
+// longLists counts the runs failing more tests than a comment lists.
+func longLists(env *report.Envelope) int {
+	n := 0
+	for _, r := range env.Runs {
+		if len(r.Summary.Failures) > listedFailures {
+			n++
+		}
+	}
+	return n
 }
 
 // trims are the excerpt shrinking steps: fewer context lines, narrower
@@ -32,7 +69,7 @@ var trims = [][2]int{{40, 400}, {20, 200}, {10, 160}, {5, 120}, {2, 120}}
 
 // evidenceCaps are how many evidence lines each excerpt keeps, once no
 // context is left to cut.
-var evidenceCaps = []int{8, 4, 2, 1}
+var evidenceCaps = []int{8, 6, 5, 4, 3, 2, 1}
 
 // AgentLadder is how an MCP result gives way: an agent can fetch every
 // byte left out with one call, so excerpts shrink to a few lines first,

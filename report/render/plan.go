@@ -9,8 +9,10 @@ import (
 // Cut says how much of an envelope a view leaves out to fit a budget.
 // Every surface's ladder (ladder.go) is a sequence of cuts.
 type Cut struct {
-	Lines, Width   int  // excerpt Text limits; 0 means none (evidence lines stay past Lines)
-	Evidence       int  // at most this many of an excerpt's evidence lines stay, its best; 0 means all
+	Lines, Width   int // excerpt Text limits; 0 means none (evidence lines stay past Lines)
+	Evidence       int // at most this many of an excerpt's evidence lines stay, its best; 0 means all
+	Tighter        int // this many excerpts, lowest priority first, keep at most NextCap evidence lines instead
+	NextCap        int
 	DropDuplicates bool // excerpts quoting the same bytes as an earlier one of their run left out
 	DropRepeats    int  // a test's second and later excerpts left out, lowest priority first
 	DropExcerpts   int  // excerpts left out, lowest priority first

@@ -94,7 +94,7 @@ func failureList(b *strings.Builder, r report.Run) {
 	if len(fs) == 0 && len(r.Flaky) == 0 {
 		return
 	}
-	const show = 10
+	const show = listedFailures
 	list, folded := bullets(fs, originTag(r))
 	if len(fs) > 0 {
 		fmt.Fprintf(b, "**Failing tests (%d%s)**", len(fs)+r.Summary.FailuresOmitted, originCounts(r))

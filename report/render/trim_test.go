@@ -114,3 +114,161 @@ func TestMarkdownKeepsEveryAssertion(t *testing.T) {
 		})
 	}
 }
+
+// jsonEvent is one go test -json output event of test name.
+func jsonEvent(name, output string) string {
+	return fmt.Sprintf(`{"Time":"2026-12-02T15:15:58.170208734Z","Action":"output","Package":"github.com/acme/cli","Test":%q,"Output":%q}`+"\n", name, output)
+}
+
+// TestRepeatsKeepTheAssertion: a test whose output is quoted in two
+// pieces, a CLI's own `Error:` and usage first and its assertion and
+// verdict last (go test -json), keeps the piece with the assertion when
+// one must go, and a go test -json line too wide gives up its wrapper
+// before what the test printed.
+func TestRepeatsKeepTheAssertion(t *testing.T) {
+	r := fixtureRun("unit", 1, "failed", intp(1))
+	var at int64
+	const tests = 6
+	for i := range tests {
+		name := fmt.Sprintf("TestFlagGroups/exclusive_group_case_%02d_with_a_long_descriptive_name", i)
+		head := jsonEvent(name, "=== RUN   "+name+"\n") + jsonEvent(name, "Error: if any flags in the group [a b] are set none of the others can be set\n")
+		for _, u := range []string{"Usage:\n", "  testcmd [flags]\n", "\n", "Flags:\n", "  -a, --a string\n", "  -b, --b string\n"} {
+			head += jsonEvent(name, u)
+		}
+		tail := jsonEvent(name, "\n") + jsonEvent(name, fmt.Sprintf("    flag_groups_test.go:191: Expected error %q but got %q\n",
+			"if any flags in the group [a b] are set none of the others can be", "if any flags in the group [a b] are set none of the others can be set")) +
+			jsonEvent(name, "--- FAIL: "+name+" (0.00s)\n")
+		for _, raw := range []string{head, tail} {
+			x := fixtureExcerpt("stdout", at, at/10+1, "failure", raw)
+			x.Test = name
+			r.Excerpts = append(r.Excerpts, x)
+			at += int64(len(raw)) + 1000
+		}
+	}
+	env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
+	for _, budget := range []int{16384, 12288} {
+		body, err := Markdown(env, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, _, _ := strings.Cut(body, "<!-- runledger:envelope -->")
+		for _, want := range []string{`flag_groups_test.go:191: Expected error \"if any flags in the group [a b] are set none of the others can be\" but got`, `"Output":"--- FAIL: TestFlagGroups/`} {
+			if n := strings.Count(md, want); n != tests {
+				t.Errorf("at %d bytes (body %d): %d of %d tests show %q:\n%s", budget, len(body), n, tests, want, md)
+			}
+		}
+	}
+}
+
+// jestFailure is a jest failure block: heading, matcher, legend, diff,
+// code frame, stack.
+func jestFailure(name string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  ● %s\n\n    expect(received).toBe(expected) // Object.is equality\n\n    - Expected  - 1\n    + Received  + 1\n\n      Usage: cli [options]\n\n", name)
+	fmt.Fprintf(&b, "    -   -h, --help%s  display help\n    +   -h, --help%s   display help\n\n", strings.Repeat(" ", n), strings.Repeat(" ", n))
+	b.WriteString("      24 |   program.name('test');\n    > 26 |   expect(help).toBe(expectedHelp);\n         |                ^\n      27 | });\n\n")
+	fmt.Fprintf(&b, "      at Object.<anonymous> (tests/help%d.test.js:26:27)\n\n", n)
+	return b.String()
+}
+
+// TestEvidenceCapsKeepWhere: capped, a jest failure keeps its matcher,
+// its heading and its stack's head before its diff, and the diff's first
+// lines before its legend and code frame.
+func TestEvidenceCapsKeepWhere(t *testing.T) {
+	x := fixtureExcerpt("stderr", 0, 1, "failure", jestFailure("help › shows options", 1))
+	for _, tc := range []struct {
+		cap        int
+		want, gone []string
+	}{
+		{2, []string{"expect(received).toBe(expected)", "at Object.<anonymous> (tests/help1.test.js:26:27)"}, []string{"-   -h, --help"}},
+		{3, []string{"● help › shows options", "expect(received).toBe(expected)", "at Object.<anonymous>"}, []string{"-   -h, --help", "> 26 |"}},
+		{5, []string{"● help › shows options", "-   -h, --help ", "+   -h, --help ", "at Object.<anonymous>"}, []string{"- Expected  - 1", "> 26 |"}},
+	} {
+		t.Run(fmt.Sprint(tc.cap), func(t *testing.T) {
+			text, _ := trimText("r1", x, Cut{Lines: 2, Width: 120, Evidence: tc.cap}, markdownWords{})
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q left out:\n%s", w, text)
+				}
+			}
+			for _, g := range tc.gone {
+				if strings.Contains(text, g) {
+					t.Errorf("%q kept:\n%s", g, text)
+				}
+			}
+		})
+	}
+}
+
+// TestTighterCapsOneByOne: with room for some excerpts' received diff
+// line but not all, the comment tightens the lowest-priority excerpts
+// one by one instead of every excerpt at once, so the more room, the more
+// of them show it; every stack head stays throughout.
+func TestTighterCapsOneByOne(t *testing.T) {
+	r := fixtureRun("unit", 1, "failed", intp(1))
+	var at int64
+	for i := range 8 {
+		raw := jestFailure(fmt.Sprintf("help › case %d", i), i)
+		x := fixtureExcerpt("stderr", at, at/10+1, "failure", raw)
+		x.Test = fmt.Sprintf("help › case %d", i)
+		r.Excerpts = append(r.Excerpts, x)
+		at += int64(len(raw)) + 1000
+	}
+	env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
+	last, partial := -1, false
+	for budget := 8000; budget <= 10000; budget += 40 {
+		body, err := Markdown(env, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(body) > budget {
+			t.Fatalf("body %d bytes, over %d", len(body), budget)
+		}
+		md, _, _ := strings.Cut(body, "<!-- runledger:envelope -->")
+		if n := strings.Count(md, "at Object.<anonymous> (tests/help"); n != 8 {
+			t.Errorf("at %d bytes: %d of 8 stack heads shown", budget, n)
+		}
+		n := strings.Count(md, "+   -h, --help")
+		if n < last {
+			t.Errorf("at %d bytes: %d received lines, fewer than %d with less room", budget, n, last)
+		}
+		last, partial = n, partial || n > 0 && n < 8
+	}
+	if !partial {
+		t.Errorf("no budget showed some excerpts' received line and not others': caps are lowered all at once")
+	}
+}
+
+// TestLongFailureListGivesWay: a run failing more tests than the comment
+// lists names the rest in the embedded envelope only while there is room;
+// short of room, their count stays and the excerpts keep the space.
+func TestLongFailureListGivesWay(t *testing.T) {
+	const failing = 18
+	r := fixtureRun("unit", 1, "failed", intp(1))
+	var at int64
+	for i := range failing {
+		name := fmt.Sprintf("tests/test_graph_generators.py::TestGenerators::test_case_with_a_long_name_%02d", i)
+		r.Summary.Failures = append(r.Summary.Failures, report.Failure{Name: name, File: "tests/test_graph_generators.py", Message: "assert False"})
+		raw := fmt.Sprintf("E       assert False\nE        +  where False = edges_equal(EdgeView([(0, 1)]), [(0, %d)])\n\ntests/test_graph_generators.py:%d: AssertionError\n", i, 100+i)
+		x := fixtureExcerpt("stdout", at, at/10+1, "failure", raw)
+		x.Test = name
+		r.Excerpts = append(r.Excerpts, x)
+		at += int64(len(raw)) + 1000
+	}
+	env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
+	body, err := Markdown(env, Options{Budget: 16384})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _, _ := strings.Cut(body, "<!-- runledger:envelope -->")
+	if n := strings.Count(md, ": AssertionError"); n != failing {
+		t.Errorf("%d of %d locations in the comment (%d bytes)", n, failing, len(body))
+	}
+	got, err := ExtractEnvelope(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Runs[0].Summary; len(s.Failures) != listedFailures || s.FailuresOmitted != failing-listedFailures {
+		t.Errorf("embedded envelope names %d failures, %d omitted; want %d and %d", len(s.Failures), s.FailuresOmitted, listedFailures, failing-listedFailures)
+	}
+}

@@ -62,6 +62,14 @@ type state struct {
 	cargo     *cargoParser
 	mocha     *mochaParser
 	jest      *jestParser
+	nodeSpec  *nodeParser
+	nodeTap   *nodeParser
+	vitest    *vitestParser
+	rspec     *rspecParser
+	minitest  *minitestParser
+	prove     *proveParser
+	ctest     *ctestParser
+	phpunit   *phpunitParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -70,11 +78,13 @@ type state struct {
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}}
+	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
+		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{},
+		prove: &proveParser{}, ctest: &ctestParser{}, phpunit: &phpunitParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
-		&nodeParser{src: "tap"}, &nodeParser{src: "node"}, st.jest,
-		st.mocha, &surefireParser{}, &gradleParser{},
+		st.nodeTap, st.nodeSpec, st.jest,
+		st.mocha, st.vitest, st.rspec, st.minitest, st.prove, st.ctest, st.phpunit, &surefireParser{}, &gradleParser{},
 	}
 	st.declared = declaredParsers()
 	return st
@@ -140,7 +150,9 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 ||
+		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" || st.prove.summary ||
+		st.ctest.msgLeft > 0 || st.phpunit.msgLeft > 0 {
 		return true // they take whatever line comes next
 	}
 	if st.declBusy {
@@ -182,8 +194,10 @@ func startWanted(t []byte) bool {
 		return hasPrefix(t, "--- ") || hasPrefix(t, "---- ")
 	case 'o':
 		return hasPrefix(t, "ok")
+	case 'O':
+		return hasPrefix(t, "OK (") // phpunit's totals of a run that passed
 	case 'F':
-		return hasPrefix(t, "FAIL")
+		return hasPrefix(t, "FAIL") || hasPrefix(t, "Failure") || hasPrefix(t, "Files=") // rspec's Failures: and Failure/Error:, prove's totals
 	case 'p':
 		return hasPrefix(t, "panic: ")
 	case 'D':
@@ -201,7 +215,7 @@ func startWanted(t []byte) bool {
 	case 'n':
 		return hasPrefix(t, "not ok ")
 	case 'T':
-		return hasPrefix(t, "Test")
+		return hasPrefix(t, "Test") || hasPrefix(t, "There w") // phpunit's sections
 	}
 	return t[0] >= '0' && t[0] <= '9'
 }

@@ -156,7 +156,7 @@ func (a *goAcc) continuation(text []byte) {
 	if !r.cont || r.n == 0 {
 		return
 	}
-	if len(text) == 0 || text[0] != ' ' && text[0] != '\t' || bytes.IndexByte(text, '\t') < 0 {
+	if len(text) == 0 || text[0] != ' ' && text[0] != '\t' || bytes.IndexByte(text, '\t') < 0 && !goContinued(text) {
 		r.cont = false
 		return
 	}
@@ -182,6 +182,16 @@ func (a *goAcc) continuation(text []byte) {
 		*last = append(append(*last, f...), ' ')
 	}
 	*last = bytes.TrimRight(*last, " ")
+}
+
+// goContinued: a line of go's own continuation of a message that starts
+// on the line after its `file.go:12:` (t.Errorf("\nError:\n…")): spaces
+// only, at least eight of them, not a `file.go:N:` line itself, not
+// blank (the message's first paragraph ends there; what follows is often
+// a dump of the input).
+func goContinued(text []byte) bool {
+	t := bytes.TrimSpace(text)
+	return len(t) > 0 && bytes.HasPrefix(text, []byte("        ")) && !goPathColon(t)
 }
 
 // flushIf chooses the message of test name now if its lines are the

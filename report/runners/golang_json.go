@@ -30,12 +30,18 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 		if ev.Test == "" {
 			return false
 		}
-		if file, ln, msg, ok := parseGoFileLine(strings.TrimRight(ev.Output, "\n")); ok {
-			if acc == nil { // a test's output comes before any test of its package ends
-				acc = &goAcc{verbose: true}
-				p.pkgs[ev.Package] = acc
-			}
+		out := strings.TrimRight(ev.Output, "\n")
+		file, ln, msg, ok := parseGoFileLine(out)
+		crash := strings.HasPrefix(out, "panic: ") || strings.HasPrefix(out, "fatal error: ")
+		if (ok || crash) && acc == nil { // a test's output comes before any test of its package ends
+			acc = &goAcc{verbose: true}
+			p.pkgs[ev.Package] = acc
+		}
+		switch {
+		case ok:
 			acc.decorate(ev.Test, file, ln, msg)
+		case crash: // the test's message is the panic that ended it, as go test's plain output says
+			acc.merge(ev.Test, decorNote{msg: out, strong: true})
 		}
 		return false
 	case ev.Action != "pass" && ev.Action != "fail" && ev.Action != "skip":

@@ -52,6 +52,7 @@ capture() {
 }
 
 # want NAME RUNNER WHY MUST...: write NAME/want.json and check each MUST occurs in the logs.
+# MESSAGE, when set, is a JSON object {test: text}: each test's failures[].message must hold text.
 want() {
 	local name=$1 runner=$2 why=$3
 	shift 3
@@ -63,11 +64,15 @@ want() {
 			errors=$((errors + 1))
 		fi
 	done
-	"$PY" - "$CORPUS/$name/want.json" "$runner" "$why" "$@" <<'EOF'
-import json, sys
+	MESSAGE=${MESSAGE:-} "$PY" - "$CORPUS/$name/want.json" "$runner" "$why" "$@" <<'EOF'
+import json, os, sys
 out, runner, why, must = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+want = {"runner": runner, "must": must}
+if os.environ["MESSAGE"]:
+    want["message"] = json.loads(os.environ["MESSAGE"])
+want["why"] = why
 with open(out, "w") as f:
-    json.dump({"runner": runner, "must": must, "why": why}, f, indent=2)
+    json.dump(want, f, indent=2)
     f.write("\n")
 EOF
 }
@@ -524,7 +529,9 @@ case_go_large() {
 	local n
 	n=$(printf '%04d' "$failat")
 	local want_v=$(((failat * 7919 + 71) % 1000003)) got_v=$(((failat * 7919 + 17) % 1000003))
-	want $d "go test -v" "TestRecord$n (at the $which of 3000 verbose tests) gets a checksum mismatch" \
+	# The assertion, not the first of the test's ten t.Log lines.
+	MESSAGE="{\"TestRecord$n\": \"Checksum($failat) = $got_v, want $want_v\"}" \
+		want $d "go test -v" "TestRecord$n (at the $which of 3000 verbose tests) gets a checksum mismatch" \
 		"large_test.go:$(large_errline "$failat"): Checksum($failat) = $got_v, want $want_v (stored trailer mismatch)" \
 		"--- FAIL: TestRecord$n"
 }
@@ -688,7 +695,8 @@ def test_fmt_cents():
     assert fmt_price(1250) == "$12.50"
 EOF
 	capture $d $d "$PY" -m pytest -p no:cacheprovider
-	want $d "pytest" "3 failures in 2 files: OutOfStock raised from inventory.take, wrong pear price, fmt_price drops zero padding" \
+	MESSAGE='{"test_price_pear": "AssertionError: assert 70 == 75", "test_take_pear": "OutOfStock: cannot take 1 pear: only 0 left"}' \
+		want $d "pytest" "3 failures in 2 files: OutOfStock raised from inventory.take, wrong pear price, fmt_price drops zero padding" \
 		"E           inventory.OutOfStock: cannot take 1 pear: only 0 left" \
 		"inventory.py:11: OutOfStock" \
 		"E       AssertionError: assert 70 == 75" \
@@ -1126,7 +1134,8 @@ ok(1, 'loads');
 is(1 + 1, 2, 'arithmetic');
 EOF
 	capture $d $d prove -v t/
-	want $d "prove (TAP)" "slugify keeps leading/trailing dashes: is() got '-trim-me-' expected 'trim-me'" \
+	MESSAGE="{\"trims leading and trailing separators\": \"got: '-trim-me-'; expected: 'trim-me'\"}" \
+		want $d "prove (TAP)" "slugify keeps leading/trailing dashes: is() got '-trim-me-' expected 'trim-me'" \
 		"#   Failed test 'trims leading and trailing separators'" \
 		"#   at t/slug.t line 9." \
 		"#          got: '-trim-me-'" \
@@ -1273,7 +1282,8 @@ like("v$i", qr/^v\d/, 'version $i') for 1 .. 4;
 EOF
 	done
 	capture $d $d prove -v -j2 t/
-	want $d "prove -v -j2 (TAP)" "Conf::parse reads one JSON document; test 5 of t/conf.t gives it two: not ok on stdout, its diagnostics on stderr, among 60 passing files run two at a time" \
+	MESSAGE='{"two documents in one file are read": "parse error: garbage after JSON object"}' \
+		want $d "prove -v -j2 (TAP)" "Conf::parse reads one JSON document; test 5 of t/conf.t gives it two: not ok on stdout, its diagnostics on stderr, among 60 passing files run two at a time" \
 		"not ok 5 - two documents in one file are read" \
 		"#   Failed test 'two documents in one file are read'" \
 		"# parse error: garbage after JSON object, at character offset 17"
@@ -1395,7 +1405,8 @@ int main(void) {
 EOF
 	(cd "$WORK/$d" && cmake -S . -B build >/dev/null && cmake --build build >/dev/null) || { echo "  $d: build failed" >&2; errors=$((errors + 1)); return; }
 	capture $d $d/build ctest --output-on-failure
-	want $d "ctest + AddressSanitizer" "ring_push wraps at cap+1: test wrap's ninth push writes past the heap buffer, among 400 passing ctest tests" \
+	MESSAGE='{"wrap": "ERROR: AddressSanitizer: heap-buffer-overflow"}' \
+		want $d "ctest + AddressSanitizer" "ring_push wraps at cap+1: test wrap's ninth push writes past the heap buffer, among 400 passing ctest tests" \
 		"ERROR: AddressSanitizer: heap-buffer-overflow" \
 		"in ring_push /tmp/runledger-corpus-native/ctest-asan/ring.c:13" \
 		"SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/runledger-corpus-native/ctest-asan/ring.c:13 in ring_push"

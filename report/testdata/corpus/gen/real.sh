@@ -30,7 +30,9 @@ if [ "${1:-}" = --check ]; then
 	shift
 fi
 
-ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape)
+ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape
+	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v
+	real-cobra-json-panic)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -42,6 +44,12 @@ BSTOML=github.com/BurntSushi/toml@v1.4.0
 TESTIFY=github.com/stretchr/testify@v1.10.0
 MUX=github.com/gorilla/mux@v1.8.1
 QS=qs@6.13.0
+COBRA=github.com/spf13/cobra@v1.10.1
+GOCMP=github.com/google/go-cmp@v0.7.0
+RETRYABLEHTTP=github.com/hashicorp/go-retryablehttp@v0.7.7
+NUMERAL=numeral@2.0.6
+# numeral's tests need mocha and chai (its Gruntfile runs them with grunt-mocha-test).
+NUMERAL_DEPS=(mocha@10.8.2 chai@3.5.0)
 # qs's test-time dependencies (subset of its devDependencies that test/*.js
 # require, plus its one runtime dependency), exact versions.
 QS_DEPS=(tape@5.10.2 es-value-fixtures@1.7.1 for-each@0.3.5 has-override-mistake@1.0.1
@@ -178,6 +186,7 @@ case_real-burntsushi-toml() {
     "Could not find key \"\\b \\f A \\x7f",
     "valid: passed 177; failed 1"
   ],
+  "message": {"TestToml/decode/valid/string/escapes": "Values for key \"formfeed\" don't match: Expected:"},
   "why": "BurntSushi/toml v1.4.0: the \\f escape in parser.replaceEscapes (parse.go) writes 0x0b instead of 0x0c; toml-test valid/string/escapes (decode) and valid/key|string/quoted-unicode (encode) fail under TestToml, TestTomlNext, TestTomlNextFails"
 }
 EOF
@@ -241,7 +250,134 @@ case_real-qs-tape() {
     "at: Test.<anonymous> (/tmp/runledger-corpus-real/qs/test/stringify.js:344:17)",
     "at: Test.<anonymous> (/tmp/runledger-corpus-real/qs/test/stringify.js:637:12)"
   ],
+  "message": {"should be strictly equal": "expected: 'a[]=c'; actual: 'a=c'"},
   "why": "qs 6.13.0: stringify (lib/stringify.js) appends [] under commaRoundTrip for length === 0 instead of === 1; 4 of 739 tape assertions in test/stringify.js fail"
+}
+EOF
+}
+
+case_real-cobra-json() {
+	local d=$WORK/cobra
+	gomod $COBRA "$d"
+	# The mutually-exclusive flags error says "can be set" instead of "can be".
+	replace "$d/flag_groups.go" 'are set none of the others can be; %v were all set' 'are set none of the others can be set; %v were all set'
+	# Not the regression: TestFailGenFishCompletionFile expects a read-only
+	# file to be unwritable, which root can write (it then panics on a nil error).
+	capture real-cobra-json "$d" go test -json -skip '^TestFailGen' ./...
+	cat >"$CORPUS/real-cobra-json/want.json" <<'EOF'
+{
+  "runner": "go test -json",
+  "must": [
+    "flag_groups_test.go:191: Expected error \\\"if any flags in the group [a b c] are set none of the others can be; [a b] were all set\\\" but got",
+    "--- FAIL: TestValidateFlagGroups/Exclusive_flag_group_not_satisfied",
+    "flag_groups_test.go:191: Expected error \\\"if any flags in the group [e subonly] are set none of the others can be; [e subonly] were all set\\\" but got"
+  ],
+  "message": {"TestValidateFlagGroups/Exclusive_flag_group_not_satisfied": "Expected error \"if any flags in the group [a b c] are set none of the others can be; [a b] were all set\" but got"},
+  "why": "spf13/cobra v1.10.1: validateExclusiveFlagGroups (flag_groups.go) words its error differently; the five subtests of TestValidateFlagGroups that expect it fail, their messages inside go test -json Output fields among 350 passing tests"
+}
+EOF
+}
+
+case_real-go-cmp-panic() {
+	local d=$WORK/go-cmp
+	gomod $GOCMP "$d"
+	# isLess on array keys reads one element past the end: reflect panics.
+	replace "$d/cmp/internal/value/sort.go" $'case reflect.Array:\n\t\tfor i := 0; i < x.Len(); i++' $'case reflect.Array:\n\t\tfor i := 0; i <= x.Len(); i++'
+	capture real-go-cmp-panic "$d" go test ./...
+	cat >"$CORPUS/real-go-cmp-panic/want.json" <<'EOF'
+{
+  "runner": "go test",
+  "must": [
+    "--- FAIL: TestSortKeys",
+    "panic: reflect: array index out of range",
+    "/tmp/runledger-corpus-real/go-cmp/cmp/internal/value/sort.go:62",
+    "FAIL\tgithub.com/google/go-cmp/cmp/internal/value"
+  ],
+  "message": {"TestSortKeys": "panic: reflect: array index out of range"},
+  "why": "google/go-cmp v0.7.0: isLess (cmp/internal/value/sort.go) loops to i <= x.Len() on arrays; TestSortKeys panics in one of six packages run, the others pass"
+}
+EOF
+}
+
+case_real-numeral-mocha() {
+	local d=$WORK/numeral
+	mkdir -p "$d"
+	(cd "$WORK" && npm pack --silent "$NUMERAL" >/dev/null && tar xzf "numeral-${NUMERAL#numeral@}.tgz" -C "$d" --strip-components=1)
+	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${NUMERAL_DEPS[@]}" >/dev/null)
+	# English ordinals of numbers ending in 2 become "rd".
+	replace "$d/numeral.js" "(b === 2) ? 'nd' :" "(b === 2) ? 'rd' :"
+	# The files its Gruntfile's mochaTest task runs.
+	capture real-numeral-mocha "$d" ../node_modules/.bin/mocha tests/numeral.js 'tests/formats/*.js' 'tests/locales/*.js'
+	cat >"$CORPUS/real-numeral-mocha/want.json" <<'EOF'
+{
+  "runner": "mocha",
+  "must": [
+    "should format to an ordinal:",
+    "AssertionError: expected '52 rd' to equal '52 nd'",
+    "at Context.<anonymous> (tests/formats/ordinal.js:29:31)"
+  ],
+  "message": {"should format to an ordinal": "expected '52 rd' to equal '52 nd'"},
+  "why": "numeral 2.0.6: the en locale's ordinal (numeral.js) gives 'rd' for numbers ending in 2; Ordinal's one test fails among 174 mocha tests of 41 files"
+}
+EOF
+}
+
+case_real-retryablehttp-v() {
+	local d=$WORK/retryablehttp
+	gomod $RETRYABLEHTTP "$d"
+	# DefaultBackoff waits twice as long: 2^(n+1) * min instead of 2^n * min.
+	replace "$d/client.go" 'mult := math.Pow(2, float64(attemptNum)) * float64(min)' 'mult := math.Pow(2, float64(attemptNum+1)) * float64(min)'
+	capture real-retryablehttp-v "$d" go test -v ./...
+	cat >"$CORPUS/real-retryablehttp-v/want.json" <<'EOF'
+{
+  "runner": "go test -v",
+  "must": [
+    "client_test.go:1181: bad: retryablehttp.tcase{min:1000000000, max:300000000000, i:0, expect:1000000000} -> 2s",
+    "--- FAIL: TestBackoff"
+  ],
+  "message": {"TestBackoff": "bad: retryablehttp.tcase{min:1000000000, max:300000000000, i:0, expect:1000000000} -> 2s"},
+  "why": "hashicorp/go-retryablehttp v0.7.7: DefaultBackoff (client.go) doubles every wait; TestBackoff fails while the passing tests' client logs hundreds of [DEBUG] and [ERR] request failed lines"
+}
+EOF
+}
+
+case_real-go-cmp-build-v() {
+	local d=$WORK/go-cmp-build
+	gomod $GOCMP "$d"
+	# A type error in an internal package: the two packages that import it do not build.
+	replace "$d/cmp/internal/value/sort.go" $'\tvs2 := vs[:1]\n' $'\tvs2 := vs[1]\n'
+	capture real-go-cmp-build-v "$d" go test -v ./...
+	cat >"$CORPUS/real-go-cmp-build-v/want.json" <<'EOF'
+{
+  "runner": "go test -v",
+  "must": [
+    "cmp/internal/value/sort.go:27:16: cannot index vs2 (variable of struct type reflect.Value)",
+    "FAIL\tgithub.com/google/go-cmp/cmp [build failed]",
+    "FAIL\tgithub.com/google/go-cmp/cmp/cmpopts [build failed]",
+    "FAIL\tgithub.com/google/go-cmp/cmp/internal/value [build failed]"
+  ],
+  "why": "google/go-cmp v0.7.0: SortKeys (cmp/internal/value/sort.go) takes vs[1] for vs[:1]; three packages fail to build while the others run their tests verbosely"
+}
+EOF
+}
+
+case_real-cobra-json-panic() {
+	local d=$WORK/cobra-panic
+	gomod $COBRA "$d"
+	# No regression injected: run as root, TestFailGenFishCompletionFile finds
+	# its read-only file writable, gets a nil error and dereferences it. The
+	# panic ends the package's test binary; the other packages pass.
+	capture real-cobra-json-panic "$d" go test -json ./...
+	cat >"$CORPUS/real-cobra-json-panic/want.json" <<'EOF'
+{
+  "runner": "go test -json",
+  "must": [
+    "--- FAIL: TestFailGenFishCompletionFile",
+    "panic: runtime error: invalid memory address or nil pointer dereference",
+    "fish_completions_test.go:141"
+  ],
+  "message": {"TestFailGenFishCompletionFile": "panic: runtime error: invalid memory address or nil pointer dereference"},
+  "why": "spf13/cobra v1.10.1 as root (nothing injected): TestFailGenFishCompletionFile expects a read-only file to be unwritable, gets a nil error and panics on it; go test -json of three packages, the panic inside Output fields"
 }
 EOF
 }

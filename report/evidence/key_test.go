@@ -1,0 +1,31 @@
+package evidence
+
+import "testing"
+
+// TestLineKeyOfJSONEvents: a go test -json event line is scored by what
+// the test printed, not by its wrapper: its `--- FAIL` is a verdict (0),
+// its `file:line: Expected …` an assertion (2), an event without output
+// nothing.
+func TestLineKeyOfJSONEvents(t *testing.T) {
+	wrap := `{"Time":"2026-12-02T15:15:58Z","Action":"output","Package":"github.com/acme/cli","Test":"TestFail/Error_case","Output":`
+	for _, tc := range []struct {
+		line string
+		want int
+		at   bool // OutputAt finds the Output field
+	}{
+		{wrap + `"--- FAIL: TestFail/Error_case (0.00s)\n"}`, 0, true},
+		{wrap + `"    flag_groups_test.go:191: Expected error \"a\" but got \"b\"\n"}`, 2, true},
+		{wrap + `"    cli_test.go:40: building index\n"}`, 1, true},
+		{wrap + `"=== RUN   TestFail/Error_case\n"}`, 0, true},
+		{`{"Time":"2026-12-02T15:15:58Z","Action":"fail","Package":"github.com/acme/cli","Test":"TestFailing","Elapsed":0}`, 0, false},
+		{"--- FAIL: TestX (0.00s)", 0, false},
+		{"    x_test.go:9: got 1, want 2", 2, false},
+	} {
+		if got := LineKey(tc.line); got != tc.want {
+			t.Errorf("LineKey(%s) = %d, want %d", tc.line, got, tc.want)
+		}
+		if got := OutputAt(tc.line) >= 0; got != tc.at {
+			t.Errorf("OutputAt(%s) found = %v, want %v", tc.line, got, tc.at)
+		}
+	}
+}
