@@ -29,3 +29,32 @@ CMAKE
   (cd build && ctest --output-on-failure > "$out/ctest-fail.log" 2>&1) || true
   cd "$work"
 fi
+
+if command -v prove >/dev/null; then
+  mkdir -p "$work/prove/t" && cd "$work/prove"
+  cat > t/cart.t <<'PERL'
+use strict; use warnings;
+use Test::More tests => 5;
+sub total { my $s = 0; $s += $_ for @_; return sprintf('%.2f', $s) }
+is(total(), '0.00', 'empty cart');
+is(total(10, 20), '30.00', 'two items');
+is(total(0.1, 0.2), '0.31', 'rounding');
+SKIP: { skip 'needs the tax service', 1; ok(0, 'tax') }
+is_deeply([sort 3, 1, 2], [1, 2, 3], 'sorted');
+PERL
+  cat > t/stock.t <<'PERL'
+use strict; use warnings;
+use Test::More tests => 4;
+ok(1, 'reserve');
+die "stock database unavailable\n";
+PERL
+  cat > t/price.t <<'PERL'
+use strict; use warnings;
+use Test::More;
+is(sprintf('%d', 2.9), 2, "price $_") for 1 .. 12;
+TODO: { local $TODO = 'currency conversion'; is(1, 2, 'EUR') }
+done_testing();
+PERL
+  prove t/ > "$out/prove-fail.log" 2>&1 || true
+  cd "$work"
+fi
