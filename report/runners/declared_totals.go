@@ -47,6 +47,14 @@ type Totals struct {
 	// (Name, Classname, File; the span is filled in).
 	Failure *regexp.Regexp
 	Name    func(m []string) Failure
+	// Within, when set, names failures only in the stretches of a run
+	// between a line Within.Open matches and one Within.Close matches:
+	// PHPUnit numbers its failures, errors and risky tests alike ("1)
+	// CalcTest::testRisky"), and only the "There was 1 failure:" and
+	// "There were 2 errors:" sections hold failing tests. Both lines are
+	// counted, so a re-read of the cited lines opens the same stretches.
+	// A line matching Open is not taken for a Close.
+	Within *Section
 	// Message, when set, makes a reader of a failure's message from the
 	// lines under its Failure line (pythonTraceback: the exception line).
 	Message func() messageReader
@@ -134,6 +142,7 @@ type declaredParser struct {
 	fails   failSet
 	begun   bool     // a run's Begin banner was read ...
 	begunAt int64    // ... on this line
+	within  bool     // inside a Within stretch
 	open    []string // Open's match while a total is open
 	openAt  int64
 	// msg reads the message of fails.list[msgAt] for msgLeft more lines.
@@ -167,7 +176,7 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 		}
 	}
 	if p.begun && l.num > p.begunAt+maxRunLines {
-		p.begun = false
+		p.begun, p.within = false, false
 		p.fails.take() // a run that printed no total named them
 	}
 	if !p.begun && !p.candidate(t) {
@@ -176,7 +185,7 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 	}
 	tt := p.t
 	if tt.Begin != nil && tt.Begin.MatchString(t) {
-		p.begun, p.begunAt, p.msgLeft = true, l.num, 0
+		p.begun, p.begunAt, p.msgLeft, p.within = true, l.num, 0, false
 		p.fails.take() // a run that printed no total named them
 		return true
 	}
@@ -192,7 +201,17 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 			return true
 		}
 	}
-	if tt.Failure != nil && (tt.Begin == nil || p.begun) {
+	if tt.Within != nil && (tt.Begin == nil || p.begun) {
+		if tt.Within.Open.MatchString(t) {
+			p.within, p.msgLeft = true, 0
+			return true
+		}
+		if p.within && tt.Within.Close.MatchString(t) {
+			p.within, p.msgLeft = false, 0
+			return true
+		}
+	}
+	if tt.Failure != nil && (tt.Begin == nil || p.begun) && (tt.Within == nil || p.within) {
 		if m := tt.Failure.FindStringSubmatch(t); m != nil {
 			p.failure(l, m)
 			return true
@@ -234,7 +253,7 @@ func (p *declaredParser) total(ws string, at int64, m ...[]string) {
 	c, ok := p.t.Count(m...)
 	om := p.fails.omitted
 	fails := p.fails.take()
-	p.begun, p.msgLeft = false, 0
+	p.begun, p.msgLeft, p.within = false, 0, false
 	if !ok {
 		return
 	}
