@@ -3,13 +3,21 @@
 # declare_prove.go, … (see README.md): real output of real runs of small
 # failing suites written here. Needs the runner (Debian: cmake, perl,
 # phpunit, ruby-rspec, ruby-minitest); a runner not installed is skipped.
-# Usage: sh testdata/gen-native-samples.sh (from report/runners)
+# Usage: sh testdata/gen-native-samples.sh [RUNNER...] (from report/runners;
+# no RUNNER: all of them)
 set -eu
+only=" ${*:-ctest prove phpunit rspec minitest} "
+# wanted NAME TOOL...: NAME was asked for and its tools are installed.
+wanted() {
+  case "$only" in *" $1 "*) ;; *) return 1 ;; esac
+  shift
+  for tool; do command -v "$tool" >/dev/null || return 1; done
+}
 out=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if command -v ctest >/dev/null && command -v cmake >/dev/null; then
+if wanted ctest cmake ctest; then
   mkdir -p "$work/ctest" && cd "$work/ctest"
   cat > CMakeLists.txt <<'CMAKE'
 cmake_minimum_required(VERSION 3.10)
@@ -30,7 +38,7 @@ CMAKE
   cd "$work"
 fi
 
-if command -v prove >/dev/null; then
+if wanted prove prove; then
   mkdir -p "$work/prove/t" && cd "$work/prove"
   cat > t/cart.t <<'PERL'
 use strict; use warnings;
@@ -56,5 +64,33 @@ TODO: { local $TODO = 'currency conversion'; is(1, 2, 'EUR') }
 done_testing();
 PERL
   prove t/ > "$out/prove-fail.log" 2>&1 || true
+  cd "$work"
+fi
+
+if wanted phpunit phpunit; then
+  mkdir -p "$work/phpunit/tests" && cd "$work/phpunit"
+  cat > tests/CartTest.php <<'PHP'
+<?php
+use PHPUnit\Framework\TestCase;
+
+final class CartTest extends TestCase
+{
+    private static function total(array $prices, float $discount = 0): float
+    {
+        return round(array_sum($prices) * (1 - $discount), 2);
+    }
+
+    public function testEmpty(): void { $this->assertSame(0.0, self::total([])); }
+    public function testDiscount(): void { $this->assertSame(25.0, self::total([10, 20], 0.15)); }
+    public function testCurrency(): void { throw new InvalidArgumentException('unknown currency EUR'); }
+    public function testTax(): void { $this->markTestSkipped('needs the tax service'); }
+    public function testLabels(): void { $this->assertEquals(['a', 'b'], ['a', 'c']); }
+
+    /** @dataProvider prices */
+    public function testPrice(int $p): void { $this->assertSame((float) $p, self::total([$p])); }
+    public static function prices(): array { return array_map(fn ($i) => [$i], range(1, 20)); }
+}
+PHP
+  phpunit tests > "$out/phpunit-fail.log" 2>&1 || true
   cd "$work"
 fi
