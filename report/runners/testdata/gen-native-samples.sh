@@ -94,3 +94,45 @@ PHP
   phpunit tests > "$out/phpunit-fail.log" 2>&1 || true
   cd "$work"
 fi
+
+if wanted rspec rspec; then
+  mkdir -p "$work/rspec/spec" && cd "$work/rspec"
+  cat > spec/cart_spec.rb <<'RUBY'
+def total(prices, discount: 0)
+  (prices.sum * (1 - discount)).round(2)
+end
+
+RSpec.describe "Cart" do
+  it("is empty") { expect(total([])).to eq(0) }
+  it("applies a discount") { expect(total([10, 20], discount: 0.15)).to eq(25.0) }
+  it("knows its currency") { raise KeyError, "key not found: :EUR" }
+  it("lists its labels") { expect(%w[a b]).to contain_exactly("a", "c") }
+  it("adds tax") { pending "needs the tax service"; expect(total([10])).to eq(11) }
+  (1..20).each { |i| it("prices item #{i}") { expect(total([i])).to eq(i) } }
+end
+RUBY
+  rspec > "$out/rspec-fail.log" 2>&1 || true
+  cd "$work"
+fi
+
+if wanted minitest ruby; then
+  mkdir -p "$work/minitest" && cd "$work/minitest"
+  cat > test_cart.rb <<'RUBY'
+require "minitest/autorun"
+
+def total(prices, discount: 0)
+  (prices.sum * (1 - discount)).round(2)
+end
+
+class CartTest < Minitest::Test
+  def test_empty; assert_equal 0, total([]); end
+  def test_discount; assert_equal 25.0, total([10, 20], discount: 0.15); end
+  def test_currency; raise KeyError, "key not found: :EUR"; end
+  def test_tax; skip "needs the tax service"; end
+  def test_labels; assert_includes %w[a b], "c"; end
+  (1..20).each { |i| define_method("test_price_#{i}") { assert_equal i, total([i]) } }
+end
+RUBY
+  ruby test_cart.rb --seed 4242 > "$out/minitest-fail.log" 2>&1 || true
+  cd "$work"
+fi

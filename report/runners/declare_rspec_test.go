@@ -1,0 +1,126 @@
+package runners
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// rspecFixture is an RSpec suite with a failed expectation, an exception,
+// a pending example whose expectation fails (as pending ones should), an
+// xit, a pass, and a spec file that fails to load.
+var rspecFixture = map[string]string{
+	"spec/calc_spec.rb": `RSpec.describe "Calc" do
+  it "adds" do
+    expect(1 + 1).to eq(2)
+  end
+  it "multiplies" do
+    expect(2 * 3).to eq(7)
+  end
+  it "divides" do
+    raise ZeroDivisionError, "divided by 0"
+  end
+  it "rounds later" do
+    pending "not yet"
+    expect(2.5.round).to eq(2)
+  end
+  xit "skipped" do
+  end
+end
+`,
+	"broken/broken_spec.rb": `require "no_such_library"
+RSpec.describe "Broken" do
+  it("never runs") { }
+end
+`,
+}
+
+// TestRSpecReal runs rspec on the fixture, in its progress and its
+// documentation format, and on a spec file that fails to load: the counts
+// from the total under "Finished in", the failing examples from the
+// numbered items under "Failures:", their messages from what is under
+// "Failure/Error:".
+func TestRSpecReal(t *testing.T) {
+	if _, err := exec.LookPath("rspec"); err != nil {
+		t.Skip("rspec is not installed here")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, rspecFixture)
+	failing := want{"rspec", 5, 1, 2, 2, 0, []string{"Calc multiplies", "Calc divides"}, nil, 1}
+	messages := map[string]string{
+		"Calc multiplies": "expected: 7 got: 6 (compared using ==)",
+		"Calc divides":    "ZeroDivisionError: divided by 0",
+	}
+	cases := []struct {
+		args []string
+		want want
+	}{
+		{[]string{"spec"}, failing},
+		{[]string{"--format", "documentation", "spec"}, failing},
+		{[]string{"spec/calc_spec.rb", "-e", "adds"}, want{"rspec", 1, 1, 0, 0, 0, nil, nil, 1}},
+		// The load error is outside any example: errors 1, nothing named.
+		{[]string{"broken/broken_spec.rb"}, want{"rspec", 0, 0, 0, 0, 1, nil, nil, 1}},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			log := runTool(t, dir, nil, "rspec", c.args...)
+			s := checkVerifies(t, log)
+			check(t, s, c.want, log)
+			for _, f := range s.Failures {
+				if f.Message != messages[f.Name] {
+					t.Errorf("failure %s has message %q, want %q", f.Name, f.Message, messages[f.Name])
+				}
+			}
+		})
+	}
+}
+
+// TestRSpecTotals: the total counts only right under "Finished in", a
+// numbered item names a failure only under "Failures:", and a total
+// quoted elsewhere (a source file, another program's output) is none.
+func TestRSpecTotals(t *testing.T) {
+	const finished = "Finished in 0.02 seconds (files took 0.1 seconds to load)\n"
+	tests := []struct {
+		name string
+		log  string
+		want want
+	}{
+		{"a total alone is no total (rspec | tail -1)", "10 examples, 2 failures, 1 pending\n", want{"none", -1, -1, -1, -1, -1, nil, nil, 0}},
+		{"a total quoted in a test's output or a source comment is none",
+			"expect(out).to include(\"3 examples, 0 failures\")\n# 3 examples, 0 failures\n  3 examples, 0 failures and counting\n",
+			want{"none", -1, -1, -1, -1, -1, nil, nil, 0}},
+		{"a total under some other line than Finished in",
+			finished + "\n3 examples, 1 failure\n", want{"none", -1, -1, -1, -1, -1, nil, nil, 0}},
+		{"pending items are not failures",
+			"Pending: (Failures listed here are expected and do not affect your suite's status)\n\n  1) A waits\n     # later\n\n" +
+				"Failures:\n\n  1) A fails\n     Failure/Error: expect(1).to eq(2)\n\n       expected: 2\n            got: 1\n\n     # ./spec/a_spec.rb:3\n\n" +
+				finished + "3 examples, 1 failure, 1 pending\n",
+			want{"rspec", 3, 1, 1, 1, 0, []string{"A fails"}, nil, 1}},
+		{"a minitest heading is not an RSpec item",
+			"  1) Failure:\nT#test_x [t.rb:3]:\nExpected: 1\n" + finished + "1 example, 0 failures\n",
+			want{"rspec", 1, 1, 0, 0, 0, nil, nil, 1}},
+		{"more failures than examples is no total", finished + "1 example, 2 failures\n", want{"none", -1, -1, -1, -1, -1, nil, nil, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := checkVerifies(t, []byte(tt.log))
+			check(t, s, tt.want, []byte(tt.log))
+		})
+	}
+}
+
+// TestRSpecLines: what compaction reads of an RSpec run.
+func TestRSpecLines(t *testing.T) {
+	checkLines(t, []lineCase{
+		{"Finished in 0.02772 seconds (files took 0.12243 seconds to load)", "rspec", Ran, false},
+		{"5 examples, 2 failures, 2 pending", "rspec", Failed, true},
+		{"3 examples, 0 failures", "rspec", Passed, true},
+		{"0 examples, 0 failures, 1 error occurred outside of examples", "rspec", Failed, true},
+		{"rspec ./spec/calc_spec.rb:5 # Calc multiplies", "rspec", Failed, false},
+	}, "3 examples", "rspec ./spec/calc_spec.rb", "Finished in time")
+}
+
+func FuzzRSpec(f *testing.F) {
+	fuzzDeclared(f, "Failures:\n\n  1) A b\n     Failure/Error: x\n\nFinished in 0.1 seconds (files took 0.1 seconds to load)\n1 example, 1 failure\n",
+		"Finished in 0.1 seconds\n2 examples, 0 failures\n", "Failures:\n  1) A c\n", "Finished in 1 minute 2.5 seconds\n")
+}
