@@ -1,6 +1,7 @@
 package runners
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,11 +15,12 @@ import (
 // "Files=3, Tests=7,  0 wallclock secs (…)" followed by "Result: PASS" or
 // "Result: FAIL".
 //
-// Tests= counts the TAP tests the files ran (skipped and TODO ones among
-// them), and the failing units prove names are files: so the summary has
-// the number of tests, failed 0 on PASS, and on FAIL the failing files
-// by name but no count of failed tests across them, which prove does not
-// print (a file that died after its first test failed none of them).
+// The units prove reports on are files: "Failed 1/4 subtests" is one
+// file's, and its Test Summary Report names files, never the failed tests
+// across them (a file that died after its first test failed none). So the
+// summary counts files: tests is Files=, failed the files the report
+// names, passed the rest; Tests= (the TAP tests the files ran, skipped and
+// TODO ones among them) is in the note.
 func init() {
 	declare(Declaration{Runner: "prove", Lines: []LineRule{
 		{Re: proveFiles, Run: true, Verdict: Ran},
@@ -34,6 +36,7 @@ func init() {
 			Open:     proveFiles,
 			Close:    proveResult,
 			Count:    countProve,
+			Named:    nameProve,
 			Failure:  regexp.MustCompile(`^(\S.*?) \(Wstat: \d+ .*?Tests: \d+ Failed: \d+\)$`),
 			Name:     func(m []string) Failure { return Failure{Name: m[1], File: m[1]} },
 			Message:  func() messageReader { return &proveDetails{} },
@@ -53,23 +56,34 @@ func judgeProve(m []string) Verdict {
 	return verdictOf(m[1] == "FAIL", m[1] == "PASS")
 }
 
-// countProve reads "Files=F, Tests=N, …" and the Result line under it.
+// countProve reads "Files=F, Tests=N, …" and the Result line under it:
+// F files, none failed on PASS; on FAIL, nameProve counts the named ones.
 func countProve(m ...[]string) (Counts, bool) {
-	tests, err := strconv.Atoi(m[0][2])
-	if err != nil {
+	files, err1 := strconv.Atoi(m[0][1])
+	tap, err2 := strconv.Atoi(m[0][2])
+	if err1 != nil || err2 != nil {
 		return Counts{}, false
 	}
+	note := fmt.Sprintf("prove counts test files: tests is Files=%d, failed the files its Test Summary Report names; they ran Tests=%d TAP tests", files, tap)
 	if len(m) < 2 || m[1] == nil {
-		return Counts{Tests: &tests, Note: "prove's Files= line has no Result line under it: only the number of tests is known"}, true
+		return Counts{Tests: &files, Note: note + "; the Files= line has no Result line under it"}, true
 	}
-	switch m[1][1] {
-	case "PASS", "NOTESTS":
-		zero, zero2 := 0, 0
-		return Counts{Tests: &tests, Failed: &zero, Errors: &zero2,
-			Note: "prove prints no pass or skip count: Tests= counts the skipped and TODO tests too"}, true
+	if m[1][1] == "FAIL" {
+		return Counts{Tests: &files, Note: note}, true
 	}
-	return Counts{Tests: &tests,
-		Note: "prove names the failing test files but prints no count of failed tests across them"}, true
+	passed, failed, errors := files, 0, 0
+	return Counts{Tests: &files, Passed: &passed, Failed: &failed, Errors: &errors, Note: note}, true
+}
+
+// nameProve counts a failed run's failing files from the Test Summary
+// Report's names; a failed run that named none (its report was cut)
+// keeps an unknown failure count.
+func nameProve(c *Counts, named int) {
+	if c.Failed != nil || named == 0 || c.Tests == nil || named > *c.Tests {
+		return
+	}
+	failed, passed, errors := named, *c.Tests-named, 0
+	c.Failed, c.Passed, c.Errors = &failed, &passed, &errors
 }
 
 // proveDetails reads the indented lines the Test Summary Report prints

@@ -43,6 +43,12 @@ type Totals struct {
 	// Count reads the counts from the total's matches: Line's alone, or
 	// Open's and Close's. ok false: the lines give no total after all.
 	Count func(m ...[]string) (c Counts, ok bool)
+	// Named, when set, completes Count's counts with the number of
+	// failures the run named, for a runner whose total does not count
+	// what it names: prove prints the number of test files and names the
+	// failing ones, but prints no count of them. The names are re-read
+	// from their cited lines, so the re-read counts the same.
+	Named func(c *Counts, named int)
 	// Failure matches a line that names a failing test; Name reads it
 	// (Name, Classname, File; the span is filled in).
 	Failure *regexp.Regexp
@@ -256,6 +262,9 @@ func (p *declaredParser) total(ws string, at int64, m ...[]string) {
 	p.begun, p.msgLeft, p.within = false, 0, false
 	if !ok {
 		return
+	}
+	if p.t.Named != nil {
+		p.t.Named(&c, len(fails)+om)
 	}
 	p.atts = append(p.atts, attempt{unit: suiteKey(ws, val(c.Tests)), tests: c.Tests,
 		passed: c.Passed, failed: c.Failed, skipped: c.Skipped, errors: c.Errors,
