@@ -11,7 +11,8 @@ import (
 // ("t/calc.t .. ok", or "Dubious, test returned 1" and "Failed 1/4
 // subtests" under it), then, when a file failed, a "Test Summary Report"
 // naming each failing file ("t/calc.t (Wstat: 256 (exited 1) Tests: 4
-// Failed: 1)") with what went wrong indented under it, and always
+// Failed: 1)", padded to the longest name under -j) with what went
+// wrong indented under it, and always
 // "Files=3, Tests=7,  0 wallclock secs (…)" followed by "Result: PASS" or
 // "Result: FAIL".
 //
@@ -37,7 +38,7 @@ func init() {
 			Close:    proveResult,
 			Count:    countProve,
 			Named:    nameProve,
-			Failure:  regexp.MustCompile(`^(\S.*?) \(Wstat: \d+ .*?Tests: \d+ Failed: \d+\)$`),
+			Failure:  regexp.MustCompile(`^(\S.*?) +\(Wstat: \d+ .*?Tests: \d+ Failed: \d+\)$`),
 			Name:     func(m []string) Failure { return Failure{Name: m[1], File: m[1]} },
 			Message:  func() messageReader { return &proveDetails{} },
 		}})

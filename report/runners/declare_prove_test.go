@@ -90,6 +90,9 @@ func TestProveTotals(t *testing.T) {
 		{"Files= cut before its Result",
 			"Test Summary Report\n-------------------\nt/x.t (Wstat: 256 (exited 1) Tests: 1 Failed: 1)\n  Failed test:  1\n" + files,
 			want{"prove", 2, 1, 1, -1, 0, []string{"t/x.t"}, nil, 1}},
+		{"prove -j pads a failing file's name (a real prove -j run's line)",
+			"Test Summary Report\n-------------------\nt/conf.t   (Wstat: 256 (exited 1) Tests: 6 Failed: 1)\n  Failed test:  5\n" + files + "Result: FAIL\n",
+			want{"prove", 2, 1, 1, -1, 0, []string{"t/conf.t"}, nil, 1}},
 		{"a rerun that passed: the file is flaky",
 			"Test Summary Report\n-------------------\nt/net.t (Wstat: 256 (exited 1) Tests: 5 Failed: 1)\n  Failed test:  3\n" + files + "Result: FAIL\n" +
 				files + "Result: PASS\n",

@@ -95,6 +95,10 @@ func (r *rspecMessage) line(text string) {
 		if strings.HasPrefix(t, "Failure/Error:") {
 			r.source = t
 		}
+	case strings.Trim(t, "^") == "" && len(r.parts) > 0:
+		// Ruby's error_highlight: the source line it quotes, and carets
+		// under the call that failed; the message was before them.
+		r.parts, r.done = r.parts[:len(r.parts)-1], true
 	default:
 		r.parts = append(r.parts, strings.Join(strings.Fields(t), " "))
 	}

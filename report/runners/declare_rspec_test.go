@@ -96,6 +96,10 @@ func TestRSpecTotals(t *testing.T) {
 				"Failures:\n\n  1) A fails\n     Failure/Error: expect(1).to eq(2)\n\n       expected: 2\n            got: 1\n\n     # ./spec/a_spec.rb:3\n\n" +
 				finished + "3 examples, 1 failure, 1 pending\n",
 			want{"rspec", 3, 1, 1, 1, 0, []string{"A fails"}, nil, 1}},
+		{"Ruby's error_highlight under an exception is not its message",
+			"Failures:\n\n  1) C#longest is nil\n     Failure/Error: @words.max_by(&:length).upcase\n\n     NoMethodError:\n       undefined method `upcase' for nil:NilClass\n\n" +
+				"           @words.max_by(&:length).upcase\n                                  ^^^^^^^\n     # ./lib/counter.rb:11:in `longest'\n\n" + finished + "1 example, 1 failure\n",
+			want{"rspec", 1, 0, 1, 0, 0, []string{"C#longest is nil"}, nil, 1}},
 		{"a minitest heading is not an RSpec item",
 			"  1) Failure:\nT#test_x [t.rb:3]:\nExpected: 1\n" + finished + "1 example, 0 failures\n",
 			want{"rspec", 1, 1, 0, 0, 0, nil, nil, 1}},
@@ -123,4 +127,29 @@ func TestRSpecLines(t *testing.T) {
 func FuzzRSpec(f *testing.F) {
 	fuzzDeclared(f, "Failures:\n\n  1) A b\n     Failure/Error: x\n\nFinished in 0.1 seconds (files took 0.1 seconds to load)\n1 example, 1 failure\n",
 		"Finished in 0.1 seconds\n2 examples, 0 failures\n", "Failures:\n  1) A c\n", "Finished in 1 minute 2.5 seconds\n")
+}
+
+// TestRSpecMessage: what of a failing example's block is its message.
+func TestRSpecMessage(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"an expectation", []string{"     Failure/Error: expect(2 * 3).to eq(7)", "", "       expected: 7", "            got: 6", "",
+			"       (compared using ==)", "     # ./spec/calc_spec.rb:6:in `block (2 levels)'"}, "expected: 7 got: 6 (compared using ==)"},
+		{"an exception with error_highlight's carets", []string{"     Failure/Error: @words.max_by(&:length).upcase", "", "     NoMethodError:",
+			"       undefined method `upcase' for nil:NilClass", "", "           @words.max_by(&:length).upcase", "                                  ^^^^^^^",
+			"     # ./lib/counter.rb:11:in `longest'"}, "NoMethodError: undefined method `upcase' for nil:NilClass"},
+		{"nothing under Failure/Error", []string{"     Failure/Error: raise 'x'", "     # ./spec/a_spec.rb:3"}, "Failure/Error: raise 'x'"},
+	}
+	for _, tt := range tests {
+		r := &rspecMessage{}
+		for _, l := range tt.lines {
+			r.line(l)
+		}
+		if got := r.message(); got != tt.want {
+			t.Errorf("%s: message = %q, want %q", tt.name, got, tt.want)
+		}
+	}
 }
