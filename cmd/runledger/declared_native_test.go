@@ -77,7 +77,7 @@ func TestNativeRunnersEndToEnd(t *testing.T) {
 		cited    []string
 		excerpt  []string
 	}{
-		{"ctest --output-on-failure", []string{"cmake", "ctest"}, []string{"cmake", "-S", "cmake", "-B", "cmake/build"},
+		{"ctest --output-on-failure", []string{"cmake", "ctest", "sh"}, []string{"cmake", "-S", "cmake", "-B", "cmake/build"},
 			"cmake/build", []string{"ctest", "--output-on-failure"}, "ctest", [5]int{3, 2, 1, -1, 0},
 			map[string]string{"subtracts": "assertion failed: 5 - 2 == 4"},
 			[]string{"Test project ", "67% tests passed, 1 tests failed out of 3", "Test #2: subtracts"},
@@ -105,6 +105,9 @@ func TestNativeRunnersEndToEnd(t *testing.T) {
 				if _, err := exec.LookPath(tool); err != nil {
 					t.Skipf("%s is not installed here", tool)
 				}
+			}
+			if tt.source == "minitest" && exec.Command("ruby", "-e", `require "minitest"`).Run() != nil {
+				t.Skip("minitest is not installed here")
 			}
 			if tt.setup != nil {
 				setup := exec.Command(tt.setup[0], tt.setup[1:]...)
