@@ -92,8 +92,9 @@ func (r *rspecMessage) line(text string) {
 	case strings.HasPrefix(t, "# ") || len(r.parts) >= 6:
 		r.done = r.source != "" || len(r.parts) > 0
 	case r.source == "":
-		if strings.HasPrefix(t, "Failure/Error:") {
-			r.source = t
+		// aggregate_failures numbers its expectations: "1.1) Failure/Error:".
+		if i := strings.Index(t, "Failure/Error:"); i >= 0 {
+			r.source = t[i:]
 		}
 	case strings.Trim(t, "^") == "" && len(r.parts) > 0:
 		// Ruby's error_highlight: the source line it quotes, and carets

@@ -8,7 +8,8 @@ import (
 
 // rspecFixture is an RSpec suite with a failed expectation, an exception,
 // a pending example whose expectation fails (as pending ones should), an
-// xit, a pass, and a spec file that fails to load.
+// xit, a pass, an example that aggregates its failures, and a spec file
+// that fails to load.
 var rspecFixture = map[string]string{
 	"spec/calc_spec.rb": `RSpec.describe "Calc" do
   it "adds" do
@@ -25,6 +26,13 @@ var rspecFixture = map[string]string{
     expect(2.5.round).to eq(2)
   end
   xit "skipped" do
+  end
+end
+`,
+	"agg/agg_spec.rb": `RSpec.describe "Agg" do
+  it "checks both", :aggregate_failures do
+    expect(1).to eq(2)
+    expect(3).to eq(4)
   end
 end
 `,
@@ -50,6 +58,7 @@ func TestRSpecReal(t *testing.T) {
 	messages := map[string]string{
 		"Calc multiplies": "expected: 7 got: 6 (compared using ==)",
 		"Calc divides":    "ZeroDivisionError: divided by 0",
+		"Agg checks both": "expected: 2 got: 1 (compared using ==)",
 	}
 	cases := []struct {
 		args []string
@@ -58,6 +67,8 @@ func TestRSpecReal(t *testing.T) {
 		{[]string{"spec"}, failing},
 		{[]string{"--format", "documentation", "spec"}, failing},
 		{[]string{"spec/calc_spec.rb", "-e", "adds"}, want{"rspec", 1, 1, 0, 0, 0, nil, nil, 1}},
+		// aggregate_failures numbers its failed expectations "1.1)".
+		{[]string{"agg/agg_spec.rb"}, want{"rspec", 1, 0, 1, 0, 0, []string{"Agg checks both"}, nil, 1}},
 		// The load error is outside any example: errors 1, nothing named.
 		{[]string{"broken/broken_spec.rb"}, want{"rspec", 0, 0, 0, 0, 1, nil, nil, 1}},
 	}
@@ -141,6 +152,9 @@ func TestRSpecMessage(t *testing.T) {
 		{"an exception with error_highlight's carets", []string{"     Failure/Error: @words.max_by(&:length).upcase", "", "     NoMethodError:",
 			"       undefined method `upcase' for nil:NilClass", "", "           @words.max_by(&:length).upcase", "                                  ^^^^^^^",
 			"     # ./lib/counter.rb:11:in `longest'"}, "NoMethodError: undefined method `upcase' for nil:NilClass"},
+		{"aggregate_failures (a real run's lines)", []string{"     Got 2 failures:", "", "     1.1) Failure/Error: expect(1).to eq(2)", "",
+			"            expected: 2", "                 got: 1", "", "            (compared using ==)",
+			"          # ./spec/a_spec.rb:3:in `block (2 levels) in <top (required)>'"}, "expected: 2 got: 1 (compared using ==)"},
 		{"nothing under Failure/Error", []string{"     Failure/Error: raise 'x'", "     # ./spec/a_spec.rb:3"}, "Failure/Error: raise 'x'"},
 	}
 	for _, tt := range tests {
