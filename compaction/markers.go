@@ -83,7 +83,8 @@ func resultMarker(t string) (marker, bool) {
 // declaredMarker reads the lines the runners declare in report/runners
 // (declare_*.go: pytest, sympy's bin/test, unittest and Django, tox, make
 // and CMake, sphinx-build, node, jest, mocha, npm, Maven and Gradle, go,
-// cargo), so compaction keeps no table of its own.
+// cargo, ctest, prove, PHPUnit, RSpec, minitest), so compaction keeps no
+// table of its own.
 func declaredMarker(t string) (marker, bool) {
 	dm, ok := runners.MatchLine(t)
 	if !ok {

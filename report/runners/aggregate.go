@@ -65,11 +65,6 @@ type state struct {
 	nodeSpec  *nodeParser
 	nodeTap   *nodeParser
 	vitest    *vitestParser
-	rspec     *rspecParser
-	minitest  *minitestParser
-	prove     *proveParser
-	ctest     *ctestParser
-	phpunit   *phpunitParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -79,12 +74,11 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
-		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, rspec: &rspecParser{}, minitest: &minitestParser{},
-		prove: &proveParser{}, ctest: &ctestParser{}, phpunit: &phpunitParser{}}
+		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.rspec, st.minitest, st.prove, st.ctest, st.phpunit, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, &surefireParser{}, &gradleParser{},
 	}
 	st.declared = declaredParsers()
 	return st
@@ -150,9 +144,7 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 ||
-		st.rspec.msgLeft > 0 || st.minitest.msgLeft > 0 || st.minitest.kind != "" || st.prove.summary ||
-		st.ctest.msgLeft > 0 || st.phpunit.msgLeft > 0 {
+	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 {
 		return true // they take whatever line comes next
 	}
 	if st.declBusy {
@@ -194,10 +186,8 @@ func startWanted(t []byte) bool {
 		return hasPrefix(t, "--- ") || hasPrefix(t, "---- ")
 	case 'o':
 		return hasPrefix(t, "ok")
-	case 'O':
-		return hasPrefix(t, "OK (") // phpunit's totals of a run that passed
 	case 'F':
-		return hasPrefix(t, "FAIL") || hasPrefix(t, "Failure") || hasPrefix(t, "Files=") // rspec's Failures: and Failure/Error:, prove's totals
+		return hasPrefix(t, "FAIL")
 	case 'p':
 		return hasPrefix(t, "panic: ")
 	case 'D':
@@ -215,7 +205,7 @@ func startWanted(t []byte) bool {
 	case 'n':
 		return hasPrefix(t, "not ok ")
 	case 'T':
-		return hasPrefix(t, "Test") || hasPrefix(t, "There w") // phpunit's sections
+		return hasPrefix(t, "Test")
 	}
 	return t[0] >= '0' && t[0] <= '9'
 }

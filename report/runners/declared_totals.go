@@ -43,10 +43,24 @@ type Totals struct {
 	// Count reads the counts from the total's matches: Line's alone, or
 	// Open's and Close's. ok false: the lines give no total after all.
 	Count func(m ...[]string) (c Counts, ok bool)
+	// Named, when set, completes Count's counts with the number of
+	// failures the run named, for a runner whose total does not count
+	// what it names: prove prints the number of test files and names the
+	// failing ones, but prints no count of them. The names are re-read
+	// from their cited lines, so the re-read counts the same.
+	Named func(c *Counts, named int)
 	// Failure matches a line that names a failing test; Name reads it
 	// (Name, Classname, File; the span is filled in).
 	Failure *regexp.Regexp
 	Name    func(m []string) Failure
+	// Within, when set, names failures only in the stretches of a run
+	// between a line Within.Open matches and one Within.Close matches:
+	// PHPUnit numbers its failures, errors and risky tests alike ("1)
+	// CalcTest::testRisky"), and only the "There was 1 failure:" and
+	// "There were 2 errors:" sections hold failing tests. Both lines are
+	// counted, so a re-read of the cited lines opens the same stretches.
+	// A line matching Open is not taken for a Close.
+	Within *Section
 	// Message, when set, makes a reader of a failure's message from the
 	// lines under its Failure line (pythonTraceback: the exception line).
 	Message func() messageReader
@@ -134,6 +148,7 @@ type declaredParser struct {
 	fails   failSet
 	begun   bool     // a run's Begin banner was read ...
 	begunAt int64    // ... on this line
+	within  bool     // inside a Within stretch
 	open    []string // Open's match while a total is open
 	openAt  int64
 	// msg reads the message of fails.list[msgAt] for msgLeft more lines.
@@ -167,7 +182,7 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 		}
 	}
 	if p.begun && l.num > p.begunAt+maxRunLines {
-		p.begun = false
+		p.begun, p.within = false, false
 		p.fails.take() // a run that printed no total named them
 	}
 	if !p.begun && !p.candidate(t) {
@@ -176,7 +191,7 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 	}
 	tt := p.t
 	if tt.Begin != nil && tt.Begin.MatchString(t) {
-		p.begun, p.begunAt, p.msgLeft = true, l.num, 0
+		p.begun, p.begunAt, p.msgLeft, p.within = true, l.num, 0, false
 		p.fails.take() // a run that printed no total named them
 		return true
 	}
@@ -192,7 +207,17 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 			return true
 		}
 	}
-	if tt.Failure != nil && (tt.Begin == nil || p.begun) {
+	if tt.Within != nil && (tt.Begin == nil || p.begun) {
+		if tt.Within.Open.MatchString(t) {
+			p.within, p.msgLeft = true, 0
+			return true
+		}
+		if p.within && tt.Within.Close.MatchString(t) {
+			p.within, p.msgLeft = false, 0
+			return true
+		}
+	}
+	if tt.Failure != nil && (tt.Begin == nil || p.begun) && (tt.Within == nil || p.within) {
 		if m := tt.Failure.FindStringSubmatch(t); m != nil {
 			p.failure(l, m)
 			return true
@@ -234,9 +259,12 @@ func (p *declaredParser) total(ws string, at int64, m ...[]string) {
 	c, ok := p.t.Count(m...)
 	om := p.fails.omitted
 	fails := p.fails.take()
-	p.begun, p.msgLeft = false, 0
+	p.begun, p.msgLeft, p.within = false, 0, false
 	if !ok {
 		return
+	}
+	if p.t.Named != nil {
+		p.t.Named(&c, len(fails)+om)
 	}
 	p.atts = append(p.atts, attempt{unit: suiteKey(ws, val(c.Tests)), tests: c.Tests,
 		passed: c.Passed, failed: c.Failed, skipped: c.Skipped, errors: c.Errors,
