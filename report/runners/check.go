@@ -114,7 +114,7 @@ func (t *tap) close() {
 // replayAll re-reads every range the tap hands over. After a mismatch it
 // keeps taking batches, so the scan never blocks on it.
 func replayAll(ra io.ReaderAt, size int64, t *tap) verified {
-	st := newState()
+	st := newVerifier()
 	lr := newLineReader(io.NewSectionReader(ra, 0, size), readBlock)
 	var err error
 	for batch := range t.out {

@@ -26,7 +26,7 @@ type goAcc struct {
 	omitted          int                  // failing tests past maxNamed, counted but not named
 	decor            map[string]decorNote // the chosen file:line message by test name
 	recent           recentLines          // the latest file:line lines, of one test
-	passes           []namedPass          // for the test index
+	passes           passList             // for the test index
 	unnamed          bool                 // a pass past maxIndexed was not named
 }
 
@@ -315,6 +315,7 @@ type goParser struct {
 	lastFail []byte // test of the latest --- FAIL line (non-verbose output)
 	inRun    bool   // a === line came after the latest --- line
 	kept     int    // passing tests named for the index so far
+	verifier bool   // re-reads a scan's lines: names no passes (see keep)
 }
 
 func (p *goParser) name() string { return "go" }
