@@ -85,8 +85,9 @@ func denseGoLog(path string, size int) (string, error) {
 }
 
 // BenchmarkBuildDense: the whole report (summary, its check, excerpts and
-// test index) of a failed run whose 64 MiB log is a dense `go test -v` log,
-// the shape where the per-line cost of `=== RUN` and `--- PASS` lines shows.
+// test index, written as `runledger report` writes it) of a failed run
+// whose 64 MiB log is a dense `go test -v` log, the shape where the
+// per-line cost of `=== RUN` and `--- PASS` lines shows.
 func BenchmarkBuildDense(b *testing.B) {
 	dir := b.TempDir()
 	log := filepath.Join(dir, "dense.log")
@@ -114,6 +115,9 @@ func BenchmarkBuildDense(b *testing.B) {
 		s := env.Runs[0].Summary
 		if env.Status != "failed" || s.Failed == nil || *s.Failed != 1 || !s.Verified || s.Failures[0].Message != want {
 			b.Fatalf("status %s, summary %+v", env.Status, s)
+		}
+		if errs := SaveIndexes(st, env); len(errs) > 0 {
+			b.Fatal(errs)
 		}
 	}
 }
