@@ -202,10 +202,16 @@ func startWanted(t []byte) bool {
 }
 
 // hasPrefix is bytes.HasPrefix for a short constant prefix, without the
-// call to memequal.
+// call to memequal: a prefix of 1, 2, 4 or 8 bytes is one load and one
+// comparison (the compiler folds the switch on a constant), others a
+// loop of bytes.
 func hasPrefix(b []byte, p string) bool {
 	if len(b) < len(p) {
 		return false
+	}
+	switch len(p) {
+	case 1, 2, 4, 8:
+		return string(b[:len(p)]) == p
 	}
 	for i := 0; i < len(p); i++ {
 		if b[i] != p[i] {
