@@ -156,11 +156,12 @@ func goVerdictOrRun(t []byte) bool {
 	if len(t) < 10 {
 		return false
 	}
+	// Eight bytes and two, each one comparison; ten would be a call.
 	switch t[0] {
 	case '-':
-		return string(t[:10]) == "--- PASS: " || string(t[:10]) == "--- SKIP: "
+		return (string(t[:8]) == "--- PASS" || string(t[:8]) == "--- SKIP") && string(t[8:10]) == ": "
 	case '=':
-		return string(t[:10]) == "=== RUN   "
+		return string(t[:8]) == "=== RUN " && string(t[8:10]) == "  "
 	}
 	return false
 }
