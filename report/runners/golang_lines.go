@@ -1,6 +1,9 @@
 package runners
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // parseGoFileLine matches goFileLine, `^\s+([\w./-]+\.go):(\d+): ?(.*)$`,
 // without a regexp: it runs on every t.Log line of a verbose log.
@@ -54,17 +57,25 @@ var re2Space = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': tr
 
 // nonSpace returns the length of the run of non-\s bytes at the start of b.
 // It runs on every test name of a verbose log, so it looks at eight bytes
-// at once for one at most ' ' (every \s byte is), and at single bytes only
-// in the word that may hold one.
+// at once for one at most ' ' (every \s byte is), and goes straight to the
+// first such byte of a word.
 func nonSpace(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
+	for i+8 <= len(b) {
 		w := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x21 sets its high bit here; bytes at or above 0x80
-		// may flag a neighbour, never hide one, and are checked one by one.
-		if (w-0x2121212121212121)&^w&0x8080808080808080 != 0 {
-			break
+		// A byte below 0x21 sets its high bit here. The lowest byte set is
+		// the first below 0x21: a borrow only sets bytes above the one it
+		// starts from, and a byte at or above 0x80 sets none by itself.
+		m := (w - 0x2121212121212121) &^ w & 0x8080808080808080
+		if m == 0 {
+			i += 8
+			continue
 		}
+		i += bits.TrailingZeros64(m) >> 3
+		if isRE2Space(b[i]) {
+			return i
+		}
+		i++ // a control byte \s does not match: go on after it
 	}
 	for ; i < len(b); i++ {
 		if c := b[i]; c <= ' ' && isRE2Space(c) {

@@ -1,6 +1,9 @@
 package runners
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // TestParseGoResult: ParseGoResult reads a verdict line as goResult does.
 func TestParseGoResult(t *testing.T) {
@@ -54,3 +57,19 @@ func checkGoResult(t *testing.T, line []byte) {
 		t.Fatalf("%q: ParseGoResult %q %q %v, goResult %q", line, verdict, name, ok, m)
 	}
 }
+
+// TestNonSpace: nonSpace ends a run where the regexp's \S+ does, control
+// bytes and bytes past 0x7f in and around the words it reads at once.
+func TestNonSpace(t *testing.T) {
+	tests := []string{"", "a", "TestDense00000001 (0.00s)", "abcdefgh", "abcdefgh ", "abcdefg\x01h i",
+		"ab\vcd\x00efgh\x1fij kl", "Tést✓\u00a0x y", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7 x", "abcdefghijklmnop\tq",
+		"\x80\x20", "a\x7fbcdefgh\r", "abcdefghijklmnopqrstuvwx\n"}
+	for _, s := range tests {
+		want := len(leadingNonSpace.FindString(s))
+		if got := nonSpace([]byte(s)); got != want {
+			t.Errorf("nonSpace(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+var leadingNonSpace = regexp.MustCompile(`^\S*`)
