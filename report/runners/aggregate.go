@@ -87,7 +87,9 @@ var npmBanner = regexp.MustCompile(`^> (\S+@\S+) \S+$`)
 
 // feed gives l to the parsers and reports whether any of them used it.
 func (st *state) feed(l *line) bool {
-	st.golang.plain.continuation(l.textB)
+	if st.golang.plain.recent.cont { // seldom: the call costs more than the check
+		st.golang.plain.continuation(l.textB)
+	}
 	if !noFast && !st.wants(l) {
 		return false
 	}
@@ -159,7 +161,14 @@ func (st *state) wants(l *line) bool {
 // without making strings of it unless gotestsum keeps it. A `go test -v`
 // log of tests that log with t.Log is mostly such lines.
 func (st *state) decor(l *line) {
-	st.golang.feedDecor(l)
+	if t := l.textB; len(t) > 0 && (t[0] == ' ' || t[0] == '\t') && len(t)-len(skipBlanks(t)) == cap(t)-cap(l.trimB) {
+		// What feedDecor checks, wants checked on the same bytes: trimB
+		// starts where the blanks end and ends in blanks at most, which
+		// hold no colon.
+		st.golang.plain.note(st.golang.decorName(), t)
+	} else {
+		st.golang.feedDecor(l)
+	}
 	if st.gotestsum.wantsDecor() {
 		l.materialize()
 		st.gotestsum.feedDecor(l)
