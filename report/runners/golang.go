@@ -502,7 +502,7 @@ func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
 		}
 		return p.marker(name, l), true
 	}
-	verdict, name, ok := ParseGoResult(t)
+	verdict, name, ok := parseGoResultOf(t, p.cur)
 	if !ok || verdict == "FAIL" {
 		return false, false
 	}

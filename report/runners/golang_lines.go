@@ -139,6 +139,29 @@ func ParseGoResult(t []byte) (verdict string, name []byte, ok bool) {
 	return verdict, rest[:n], true
 }
 
+// parseGoResultOf is ParseGoResult for a line that most likely names cur,
+// the test of the latest `=== RUN` line: in a verbose log its verdict
+// follows, and comparing the name with cur's bytes costs less than
+// finding where it ends. cur must hold no \s byte (parseMarker's and
+// goMarker's names hold none), so a line naming it is read as
+// ParseGoResult reads it; any other line takes ParseGoResult.
+func parseGoResultOf(t, cur []byte) (verdict string, name []byte, ok bool) {
+	n := len(cur)
+	if n == 0 || len(t) < n+12 || string(t[8:10]) != ": " || t[10+n] != ' ' || t[11+n] != '(' ||
+		string(t[10:10+n]) != string(cur) || !goElapsed(t[12+n:]) {
+		return ParseGoResult(t)
+	}
+	switch string(t[:8]) {
+	case "--- PASS":
+		return "PASS", t[10 : 10+n], true
+	case "--- SKIP":
+		return "SKIP", t[10 : 10+n], true
+	case "--- FAIL":
+		return "FAIL", t[10 : 10+n], true
+	}
+	return "", nil, false
+}
+
 // goElapsed reports whether b starts with `\d+\.\d+s\)`, the time go test
 // prints after a verdict's name. Most tests print `0.00s)`: that shape is
 // one look at six bytes, the others take the loops.

@@ -56,6 +56,16 @@ func checkGoResult(t *testing.T, line []byte) {
 	if ok != (m != nil) || ok && (verdict != string(m[1]) || string(name) != string(m[2])) {
 		t.Fatalf("%q: ParseGoResult %q %q %v, goResult %q", line, verdict, name, ok, m)
 	}
+	// The name a `=== RUN` line before it would give, and others.
+	for _, cur := range [][]byte{name, name[:len(name)/2], []byte("TestA"), []byte("T"), nil, line[min(len(line), 10):]} {
+		if nonSpace(cur) != len(cur) {
+			continue // parseGoResultOf's callers pass no such name
+		}
+		v, nm, k := parseGoResultOf(line, cur)
+		if v != verdict || string(nm) != string(name) || k != ok {
+			t.Fatalf("%q named %q: parseGoResultOf %q %q %v, ParseGoResult %q %q %v", line, cur, v, nm, k, verdict, name, ok)
+		}
+	}
 }
 
 // TestNonSpace: nonSpace ends a run where the regexp's \S+ does, control
