@@ -176,14 +176,14 @@ func passMark(t []byte) bool {
 func (sc *scanner) after(l *Line) {
 	if !sc.claimed {
 		sc.generic.line(l, sc)
-	} else {
+	} else if sc.generic.block != nil { // every claimed line: no store when none is open
 		sc.generic.reset()
 	}
 	if !sc.headDone && len(sc.head) < headLines {
 		sc.head = append(sc.head, Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
 	}
 	sc.tail.push(Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
-	sc.prevAt = (sc.prevAt + 1) % len(sc.prev)
+	sc.prevAt = (sc.prevAt + 1) & (len(sc.prev) - 1) // len(sc.prev) is a power of two
 	p := &sc.prev[sc.prevAt]
 	p.Start, p.End, p.No = l.Start, l.End, l.No
 	sc.nPrev = min(sc.nPrev+1, len(sc.prev)-1)
