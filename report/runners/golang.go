@@ -502,7 +502,11 @@ func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
 		}
 		return p.marker(name, l), true
 	}
-	verdict, name, ok := parseGoResultOf(t, p.cur)
+	var cur []byte
+	if p.inRun { // else cur is an older test's name: the verifier sees only the first === line
+		cur = p.cur
+	}
+	verdict, name, ok := parseGoResultOf(t, cur)
 	if !ok || verdict == "FAIL" {
 		return false, false
 	}
