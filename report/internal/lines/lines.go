@@ -186,8 +186,16 @@ func (lr *Reader) find(from int, c byte) int {
 }
 
 // dirty reports whether the line ending at b may hold an ESC or CR,
-// moving the markers past b.
+// moving the markers past b. Most lines hold neither: that check is small
+// enough to be inlined into Next, the markers' move is not.
 func (lr *Reader) dirty(b int) bool {
+	if lr.escAt >= b && lr.crAt >= b {
+		return false
+	}
+	return lr.moveMarkers(b)
+}
+
+func (lr *Reader) moveMarkers(b int) bool {
 	d := false
 	if lr.escAt < b {
 		d, lr.escAt = true, lr.find(b, 0x1b)
