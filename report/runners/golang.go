@@ -25,8 +25,9 @@ type goAcc struct {
 	fails            []Failure
 	omitted          int                  // failing tests past maxNamed, counted but not named
 	decor            map[string]decorNote // the chosen file:line message by test name
+	decorBits        nameFilter           // the names decor may hold
 	recent           recentLines          // the latest file:line lines, of one test
-	passes           []namedPass          // for the test index
+	passes           passList             // for the test index
 	unnamed          bool                 // a pass past maxIndexed was not named
 }
 
@@ -112,9 +113,37 @@ func (a *goAcc) dropDecor(name []byte) {
 	if a.recent.n > 0 && bytes.Equal(a.recent.owner, name) {
 		a.recent.n = 0
 	}
-	if len(a.decor) > 0 {
+	if len(a.decor) > 0 && a.decorBits.may(name) {
 		delete(a.decor, string(name))
 	}
+}
+
+// nameFilter is a 256-bit filter of names by their length and last two
+// bytes: once a failing test's message is kept, every later pass of its
+// package would otherwise hash its name to delete nothing.
+type nameFilter [4]uint64
+
+func nameBit[T string | []byte](name T) (word int, bit uint64) {
+	n := len(name)
+	h := uint(n)
+	if n > 0 {
+		h = h*31 + uint(name[n-1])
+	}
+	if n > 1 {
+		h = h*31 + uint(name[n-2])
+	}
+	return int(h>>6) & 3, 1 << (h & 63)
+}
+
+func (f *nameFilter) add(name string) {
+	w, b := nameBit(name)
+	f[w] |= b
+}
+
+// may reports whether name may have been added.
+func (f *nameFilter) may(name []byte) bool {
+	w, b := nameBit(name)
+	return f[w]&b != 0
 }
 
 // note keeps a raw `file.go:12: message` line of test name.
@@ -244,6 +273,7 @@ func (a *goAcc) merge(name string, d decorNote) {
 		return
 	}
 	a.decor[name] = d
+	a.decorBits.add(name)
 }
 
 // decorate records one parsed file:line message of test name (-json
@@ -325,6 +355,7 @@ type goParser struct {
 	lastFail []byte // test of the latest --- FAIL line (non-verbose output)
 	inRun    bool   // a === line came after the latest --- line
 	kept     int    // passing tests named for the index so far
+	verifier bool   // re-reads a scan's lines: names no passes (see keep)
 }
 
 func (p *goParser) name() string { return "go" }
@@ -481,7 +512,11 @@ func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
 		}
 		return p.marker(name, l), true
 	}
-	verdict, name, ok := ParseGoResult(t)
+	var cur []byte
+	if p.inRun { // else cur is an older test's name: the verifier sees only the first === line
+		cur = p.cur
+	}
+	verdict, name, ok := parseGoResultOf(t, cur)
 	if !ok || verdict == "FAIL" {
 		return false, false
 	}

@@ -1,6 +1,9 @@
 package runners
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // parseGoFileLine matches goFileLine, `^\s+([\w./-]+\.go):(\d+): ?(.*)$`,
 // without a regexp: it runs on every t.Log line of a verbose log.
@@ -54,17 +57,25 @@ var re2Space = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': tr
 
 // nonSpace returns the length of the run of non-\s bytes at the start of b.
 // It runs on every test name of a verbose log, so it looks at eight bytes
-// at once for one at most ' ' (every \s byte is), and at single bytes only
-// in the word that may hold one.
+// at once for one at most ' ' (every \s byte is), and goes straight to the
+// first such byte of a word.
 func nonSpace(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
+	for i+8 <= len(b) {
 		w := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x21 sets its high bit here; bytes at or above 0x80
-		// may flag a neighbour, never hide one, and are checked one by one.
-		if (w-0x2121212121212121)&^w&0x8080808080808080 != 0 {
-			break
+		// A byte below 0x21 sets its high bit here. The lowest byte set is
+		// the first below 0x21: a borrow only sets bytes above the one it
+		// starts from, and a byte at or above 0x80 sets none by itself.
+		m := (w - 0x2121212121212121) &^ w & 0x8080808080808080
+		if m == 0 {
+			i += 8
+			continue
 		}
+		i += bits.TrailingZeros64(m) >> 3
+		if isRE2Space(b[i]) {
+			return i
+		}
+		i++ // a control byte \s does not match: go on after it
 	}
 	for ; i < len(b); i++ {
 		if c := b[i]; c <= ' ' && isRE2Space(c) {
@@ -102,15 +113,17 @@ func parseMarker(b []byte) ([]byte, bool) {
 // `^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`, and a verbose log has one
 // a test. t is the line without its leading blanks.
 func ParseGoResult(t []byte) (verdict string, name []byte, ok bool) {
-	if len(t) < 10 || !hasPrefix(t, "--- ") || t[8] != ':' || t[9] != ' ' {
+	if len(t) < 10 || t[8] != ':' || t[9] != ' ' {
 		return "", nil, false
 	}
-	switch string(t[4:8]) {
-	case "PASS":
+	// Each verdict is one eight-byte comparison: three passes read every
+	// `--- PASS` line of a verbose log.
+	switch string(t[:8]) {
+	case "--- PASS":
 		verdict = "PASS"
-	case "FAIL":
+	case "--- FAIL":
 		verdict = "FAIL"
-	case "SKIP":
+	case "--- SKIP":
 		verdict = "SKIP"
 	default:
 		return "", nil, false
@@ -120,18 +133,52 @@ func ParseGoResult(t []byte) (verdict string, name []byte, ok bool) {
 	if n == 0 || !hasPrefix(rest[n:], " (") {
 		return "", nil, false
 	}
-	name, rest = rest[:n], rest[n+2:]
-	d := digits(rest)
-	if d == 0 || len(rest) == d || rest[d] != '.' {
+	if !goElapsed(rest[n+2:]) {
 		return "", nil, false
 	}
-	rest = rest[d+1:]
-	d = digits(rest)
-	if d == 0 || !hasPrefix(rest[d:], "s)") {
-		return "", nil, false
-	}
-	return verdict, name, true
+	return verdict, rest[:n], true
 }
+
+// parseGoResultOf is ParseGoResult for a line that most likely names cur,
+// the test of the latest `=== RUN` line: in a verbose log its verdict
+// follows, and comparing the name with cur's bytes costs less than
+// finding where it ends. cur must hold no \s byte (parseMarker's and
+// goMarker's names hold none), so a line naming it is read as
+// ParseGoResult reads it; any other line takes ParseGoResult.
+func parseGoResultOf(t, cur []byte) (verdict string, name []byte, ok bool) {
+	n := len(cur)
+	if n == 0 || len(t) < n+12 || string(t[8:10]) != ": " || t[10+n] != ' ' || t[11+n] != '(' ||
+		string(t[10:10+n]) != string(cur) || !goElapsed(t[12+n:]) {
+		return ParseGoResult(t)
+	}
+	switch string(t[:8]) {
+	case "--- PASS":
+		return "PASS", t[10 : 10+n], true
+	case "--- SKIP":
+		return "SKIP", t[10 : 10+n], true
+	case "--- FAIL":
+		return "FAIL", t[10 : 10+n], true
+	}
+	return "", nil, false
+}
+
+// goElapsed reports whether b starts with `\d+\.\d+s\)`, the time go test
+// prints after a verdict's name. Most tests print `0.00s)`: that shape is
+// one look at six bytes, the others take the loops.
+func goElapsed(b []byte) bool {
+	if len(b) >= 6 && isDigit(b[0]) && b[1] == '.' && isDigit(b[2]) && isDigit(b[3]) && string(b[4:6]) == "s)" {
+		return true
+	}
+	d := digits(b)
+	if d == 0 || len(b) == d || b[d] != '.' {
+		return false
+	}
+	b = b[d+1:]
+	d = digits(b)
+	return d > 0 && hasPrefix(b[d:], "s)")
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func digits(b []byte) int {
 	for i, c := range b {

@@ -1,5 +1,7 @@
 package runners
 
+import "slices"
+
 // The test index (report/testindex) wants every test's outcome, not only
 // the failures. Runners name passing tests only sometimes (go test -v and
 // -json do; a plain go test names packages; pytest without -v names
@@ -39,24 +41,65 @@ type Index struct {
 	Incomplete bool
 }
 
-// namedPass is a passing or skipped test a Go package attempt ran.
+// passList is the passing and skipped tests a Go package attempt ran:
+// their names one after the other in one byte arena, and where each ends.
+// A dense log names 50,000 of them; a string and a struct of pointers
+// each cost an allocation apiece and a heap the collector has to scan.
+type passList struct {
+	names []byte
+	ends  []namedPass
+}
+
+// namedPass is where one name ends in passList.names, and its verdict.
+// A name is at most MaxLineKeep bytes and a scan keeps at most maxIndexed
+// of them, so an end fits 32 bits with room to spare.
 type namedPass struct {
-	name string
+	end  uint32
 	skip bool
 }
 
-// keep names a passing or skipped test of acc while the budget lasts.
+func (pl *passList) add(name []byte, skip bool) {
+	pl.names = append(pl.names, name...)
+	pl.ends = append(pl.ends, namedPass{uint32(len(pl.names)), skip})
+}
+
+// each calls f with every name, made from one string of the whole arena.
+func (pl *passList) each(f func(name string, skip bool)) {
+	all, start := string(pl.names), uint32(0)
+	for _, e := range pl.ends {
+		f(all[start:e.end], e.skip)
+		start = e.end
+	}
+}
+
+// keep names a passing or skipped test of acc while the budget lasts. A
+// verifier names none: the index is the scan's, and Verify compares
+// counts and failures only.
 func (p *goParser) keep(acc *goAcc, skip bool, name []byte) {
+	if p.verifier {
+		return
+	}
 	if p.kept >= maxIndexed {
 		acc.unnamed = true
 		return
 	}
 	p.kept++
-	acc.passes = append(acc.passes, namedPass{string(name), skip})
+	acc.passes.add(name, skip)
+}
+
+// entries is how many entries indexPart adds for p, to size the list once.
+func entries(p part, order []string, last map[string]int, flaky []TestRef) int {
+	n := len(flaky) + 1
+	for _, u := range order {
+		fin := p.attempts[last[u]]
+		n += len(fin.failures) + len(fin.passes.ends) + 1
+	}
+	return n
 }
 
 // indexPart adds one runner part's units' final attempts to x.
 func indexPart(x *Index, p part, order []string, last map[string]int, flaky []TestRef) {
+	x.Entries = slices.Grow(x.Entries, entries(p, order, last, flaky))
 	whole := IndexEntry{Outcome: OutcomePassed}
 	hasWhole := false
 	for _, u := range order {
@@ -68,13 +111,13 @@ func indexPart(x *Index, p part, order []string, last map[string]int, flaky []Te
 		for _, f := range fin.failures {
 			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: f.Classname, Name: f.Name, Outcome: OutcomeFailed})
 		}
-		for _, t := range fin.passes {
+		fin.passes.each(func(name string, skip bool) {
 			o := byte(OutcomePassed)
-			if t.skip {
+			if skip {
 				o = OutcomeSkipped
 			}
-			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: fin.name, Name: t.name, Outcome: o})
-		}
+			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: fin.name, Name: name, Outcome: o})
+		})
 		if fin.name == "" {
 			hasWhole = true
 			if bad {

@@ -89,14 +89,22 @@ func (lr *lineReader) build(raw []byte, n int64, cut, dirty bool) *line {
 	l.start = lr.off
 	lr.off += n
 	lr.num++
-	l.num, l.end, l.cut, l.text, l.trim = lr.num, lr.off, cut, "", ""
+	l.num, l.end, l.cut = lr.num, lr.off, cut
+	if l.text != "" || l.trim != "" { // most lines were never materialized: no stores
+		l.text, l.trim = "", ""
+	}
 	if k := len(raw); k > 0 && raw[k-1] == '\n' {
 		raw = raw[:k-1]
 	}
 	if dirty {
 		raw = lr.clean(raw)
 	}
-	l.textB, l.trimB = raw, trimSpace(raw)
+	l.textB, l.trimB = raw, raw
+	// A line that starts and ends with a visible ASCII byte needs no
+	// trimming: the call is skipped for most lines of most logs.
+	if k := len(raw); k == 0 || raw[0] <= ' ' || raw[0] >= utf8.RuneSelf || raw[k-1] <= ' ' || raw[k-1] >= utf8.RuneSelf {
+		l.trimB = trimSpace(raw)
+	}
 	return l
 }
 

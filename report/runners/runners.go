@@ -147,7 +147,7 @@ func Verify(ra io.ReaderAt, size int64, s *Summary) error {
 	if err := checkSpans(s.Spans, size); err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	st := newState()
+	st := newVerifier()
 	blocks := &blockReader{ra: ra}
 	lr := newLineReader(nil, readBlock)
 	for _, sp := range s.Spans {
