@@ -31,8 +31,8 @@ func init() {
 			Open:  regexp.MustCompile(`^\d+\) (?:Failure|Error):$`),
 			Close: regexp.MustCompile(`^\d+\) \w+:$`),
 		},
-		Failure: regexp.MustCompile(`^([A-Z][\w:]*)#(\S+?)(?: \[([^\]]+?):\d+\])?:$`),
-		Name:    func(m []string) Failure { return Failure{Name: m[2], Classname: m[1], File: m[3]} },
+		Failure: regexp.MustCompile(`^([A-Z][\w:]*)#(\S+?)(?: \[([^\]]+?):(\d+)\])?:$`),
+		Name:    nameMinitest,
 		Message: func() messageReader { return &minitestMessage{} },
 	}})
 }
@@ -87,3 +87,11 @@ func (r *minitestMessage) line(text string) {
 }
 
 func (r *minitestMessage) message() string { return clipMessage(strings.Join(r.parts, " ")) }
+
+// nameMinitest reads "CalcTest#test_add [test/calc_test.rb:12]:", the
+// place given for a failed assertion (an error's heading has none).
+func nameMinitest(m []string) Failure {
+	f := Failure{Name: m[2], Classname: m[1], File: m[3]}
+	f.Line, _ = strconv.Atoi(m[4])
+	return f
+}

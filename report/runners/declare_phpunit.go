@@ -39,7 +39,7 @@ func init() {
 			},
 			Failure: regexp.MustCompile(`^\d+\) ([A-Za-z_\\][\w\\]*)::(\w+(?: with data set (?:#\d+|"[^"]*"))?)`),
 			Name:    func(m []string) Failure { return Failure{Name: m[2], Classname: m[1]} },
-			Message: func() messageReader { return &firstLine{} },
+			Message: func() messageReader { return &phpunitMessage{} },
 		}})
 }
 
@@ -124,3 +124,15 @@ func (f *firstLine) line(text string) {
 }
 
 func (f *firstLine) message() string { return f.msg }
+
+// phpunitMessage is the first line under a PHPUnit failure, and its place
+// from the stack PHPUnit lists after the message.
+type phpunitMessage struct {
+	firstLine
+	frame
+}
+
+func (p *phpunitMessage) line(text string) {
+	p.firstLine.line(text)
+	p.phpLine(strings.TrimSpace(text))
+}

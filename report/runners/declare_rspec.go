@@ -83,10 +83,12 @@ type rspecMessage struct {
 	source string
 	parts  []string
 	done   bool
+	frame
 }
 
 func (r *rspecMessage) line(text string) {
 	t := strings.TrimSpace(text)
+	r.rspecLine(t)
 	switch {
 	case r.done || t == "":
 	case strings.HasPrefix(t, "# ") || len(r.parts) >= 6:

@@ -82,6 +82,15 @@ type messageReader interface {
 	message() string
 }
 
+// placeReader is a messageReader that also finds where a failure
+// happened, for a runner whose failure line names no file: the test's own
+// frame in the stack under it. Optional, so a reader of messages alone
+// needs no method it cannot fill.
+type placeReader interface {
+	// place is the frame found so far; file "" when none.
+	place() (file string, line int)
+}
+
 // maxRunLines bounds how far after its Begin banner a run's lines are
 // read; it depends on the line numbers alone, so a re-read decides the
 // same.
@@ -155,6 +164,10 @@ type declaredParser struct {
 	msg     messageReader
 	msgAt   int
 	msgLeft int
+	// placing: the failure line gave no line number, so its reader's
+	// frame places it; named is the file the failure line gave, if any.
+	placing bool
+	named   string
 }
 
 // declaredParsers makes a parser for every declaration with Totals.
@@ -280,6 +293,7 @@ func (p *declaredParser) failure(l *line, m []string) {
 	p.msgLeft = 0
 	if p.t.Message != nil && len(p.fails.list) > n {
 		p.msg, p.msgAt, p.msgLeft = p.t.Message(), n, maxMessageLines
+		p.placing, p.named = f.Line == 0, f.File
 	}
 }
 
@@ -292,7 +306,31 @@ func (p *declaredParser) readMessage(l *line) {
 	p.msgLeft--
 	p.msg.line(l.text)
 	if p.msgAt < len(p.fails.list) {
-		p.fails.list[p.msgAt].Message = p.msg.message()
+		f := &p.fails.list[p.msgAt]
+		f.Message = p.msg.message()
+		if p.placing {
+			placeFrom(f, p.msg, p.named)
+		}
+	}
+}
+
+// placeFrom sets a failure's file and line from its reader's frame (the
+// reader's best so far, so a later, better frame replaces an earlier
+// one). A frame in another file than the one the failure line named is
+// not its place; the named file keeps the failure line's spelling (bin/test
+// names sympy/core/tests/test_x.py, its traceback /testbed/sympy/…).
+func placeFrom(f *Failure, r messageReader, named string) {
+	pr, ok := r.(placeReader)
+	if !ok {
+		return
+	}
+	file, line := pr.place()
+	switch {
+	case file == "":
+	case named == "":
+		f.File, f.Line = file, line
+	case file == named || strings.HasSuffix(file, "/"+named):
+		f.Line = line
 	}
 }
 

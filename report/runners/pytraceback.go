@@ -13,6 +13,7 @@ import (
 // line it was raised on, the last one the traceback quotes, is added.
 type pythonTraceback struct {
 	exc, source string
+	frame
 }
 
 func newPythonTraceback() messageReader { return &pythonTraceback{} }
@@ -27,9 +28,11 @@ func (p *pythonTraceback) line(text string) {
 		return
 	}
 	if text[0] == ' ' || text[0] == '\t' {
-		if s := strings.TrimSpace(text); s != "" && !strings.HasPrefix(s, "File \"") && !strings.HasPrefix(s, "^") {
+		s := strings.TrimSpace(text)
+		if s != "" && !strings.HasPrefix(s, "File \"") && !strings.HasPrefix(s, "^") {
 			p.source = s
 		}
+		p.pyLine(s)
 		return
 	}
 	if m := pyException.FindStringSubmatch(text); m != nil && isExceptionName(m[1]) {
