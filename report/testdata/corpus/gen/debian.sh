@@ -315,7 +315,7 @@ case_deb-hashie-rspec() {
     "# ./spec/hashie/extensions/deep_find_spec.rb:43:in",
     "# ./spec/hashie/extensions/deep_find_spec.rb:103:in"
   ],
-  "message": {"Hashie::Extensions::DeepFind#deep_find_all returns nil if it does not find any matches": "expected: nil; got: []"},
+  "message": {"Hashie::Extensions::DeepFind#deep_find_all returns nil if it does not find any matches": "expected: nil got: []"},
   "why": "ruby-hashie 5.0.0-2 (bookworm, Debian's patches applied; ruby-rspec 3.12): DeepFind#deep_find_all (lib/hashie/extensions/deep_find.rb) returns [] for no match; two of 700 examples fail, in a documentation-format log of 1100 lines"
 }
 EOF
