@@ -125,6 +125,7 @@ type proveDiag struct {
 	name, file string
 	line       int
 	details    []string
+	size       int  // of the details, which stop at what a message keeps
 	detailing  bool // its details began: a line that is none ends them
 }
 
@@ -144,8 +145,14 @@ const (
 	proveDiagWindow = 40
 	// maxProveDetails: is_deeply's three lines, and one more.
 	maxProveDetails = 4
-	// maxProveFiles bounds the diagnostics and deaths kept per run.
+	// maxProveFiles bounds the diagnostics and deaths kept per run, and
+	// maxProveFile a file's name, so that with every name, detail and die
+	// message clipped to what a message keeps, a log with no total (which
+	// never starts a new run) holds a few MiB at most.
 	maxProveFiles = 10000
+	maxProveFile  = 512
+	// maxProveMessage is what clipMessage keeps of a message.
+	maxProveMessage = 300
 )
 
 var (
@@ -169,7 +176,7 @@ func (p *proveDiagnostics) line(l *line, back func(end int64) (string, bool)) {
 		p.cur = nil
 	}
 	if m := proveFailedTest.FindStringSubmatch(t); m != nil {
-		p.cur, p.curAt = &proveDiag{name: m[1]}, l.num
+		p.cur, p.curAt = &proveDiag{name: clipMessage(m[1])}, l.num
 		if m[2] != "" {
 			p.place(m[2], m[3])
 		}
@@ -187,8 +194,12 @@ func (p *proveDiagnostics) line(l *line, back func(end int64) (string, bool)) {
 			p.curAt = l.num
 		}
 	case strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "# Looks like"):
-		if s := strings.Join(strings.Fields(t[1:]), " "); s != "" && len(d.details) < maxProveDetails {
-			d.details, d.detailing = append(d.details, s), true
+		if s := strings.Join(strings.Fields(t[1:]), " "); s != "" {
+			if len(d.details) < maxProveDetails && d.size < maxProveMessage {
+				s = clipMessage(s)
+				d.details, d.size = append(d.details, s), d.size+len(s)
+			}
+			d.detailing = true
 		}
 	case d.detailing:
 		p.cur = nil // its details ended
@@ -203,7 +214,7 @@ func (p *proveDiagnostics) place(file, n string) {
 	if p.first == nil {
 		p.first = map[string]*proveDiag{}
 	}
-	if p.first[d.file] == nil && len(p.first) < maxProveFiles {
+	if p.first[d.file] == nil && len(p.first) < maxProveFiles && len(d.file) <= maxProveFile {
 		p.first[d.file] = d
 	}
 }
@@ -220,7 +231,7 @@ func (p *proveDiagnostics) died(l *line, t string, back func(end int64) (string,
 	}
 	d := proveDeath{exit: m[1], after: after, looksLike: strings.TrimSpace(strings.TrimPrefix(t, "#"))}
 	if msg, ok := back(l.start); ok && msg != "" && !proveNotDie.MatchString(msg) {
-		d.msg = msg
+		d.msg = clipMessage(msg)
 		if at := proveDiedAt.FindStringSubmatch(msg); at != nil {
 			d.file, d.line = strings.TrimPrefix(at[1], "./"), atoi(at[2])
 		}

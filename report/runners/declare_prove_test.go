@@ -164,6 +164,13 @@ func TestProveTotals(t *testing.T) {
 			want{"prove", 2, 0, 2, -1, 0, []string{"t/d.t", "t/x.t"}, nil, 1}, map[string]message{
 				"t/d.t": {"cannot open config: No such file; Looks like your test exited with 255 just after 1.", 0},
 				"t/x.t": {"Failed test 'multiplies' at t/x.t line 4: got: '6'; expected: '7'", 4}}},
+		{"details stop at four lines, and at what a message keeps",
+			"#   Failed test 'many'\n#   at t/x.t line 2.\n# a\n# b\n# c\n# d\n# e\n" +
+				"#   Failed test 'long'\n#   at t/y.t line 3.\n# " + strings.Repeat("y", 400) + "\n# more\n" + report + fail +
+				"t/y.t (Wstat: 256 (exited 1) Tests: 1 Failed: 1)\n  Failed test:  1\n" + files + "Result: FAIL\n",
+			want{"prove", 2, 0, 2, -1, 0, []string{"t/x.t", "t/y.t"}, nil, 1}, map[string]message{
+				"t/x.t": {"Failed test 'many' at t/x.t line 2: a; b; c; d", 2},
+				"t/y.t": {("Failed test 'long' at t/y.t line 3: " + strings.Repeat("y", 400))[:maxProveMessage], 3}}},
 		{"an assertion placed in another file, or TODO, explains nothing",
 			"#   Failed test 'other'\n#   at t/other.t line 2.\n#   Failed (TODO) test 'later'\n#   at t/x.t line 5.\n" + report + fail + files + "Result: FAIL\n",
 			xFailing, reportOnly},
