@@ -83,7 +83,7 @@ func TestNativeRunnersEndToEnd(t *testing.T) {
 			[]string{"Test project ", "67% tests passed, 1 tests failed out of 3", "Test #2: subtracts"},
 			[]string{"assertion failed: 5 - 2 == 4"}},
 		{"prove t/", []string{"prove"}, nil, "", []string{"prove", "t/"}, "prove", [5]int{2, 1, 1, -1, 0},
-			map[string]string{"t/calc.t": "Failed test: 2; Non-zero exit status: 1"},
+			map[string]string{"t/calc.t": "Failed test 'multiplies' at t/calc.t line 4: got: '6'; expected: '7'"},
 			[]string{"Test Summary Report", "t/calc.t (Wstat: 256 (exited 1) Tests: 3 Failed: 1)", "Files=2, Tests=4, ", "Result: FAIL"},
 			[]string{"Failed test 'multiplies'"}},
 		{"phpunit", []string{"phpunit"}, nil, "", []string{"phpunit", "tests"}, "phpunit", [5]int{3, 1, 1, 1, 0},

@@ -3,6 +3,7 @@ package runners
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"sort"
@@ -83,6 +84,17 @@ func newState() *state {
 	}
 	st.declared = declaredParsers()
 	return st
+}
+
+// readerAt lets the declared parsers read the scanned log, ra, at offsets:
+// prove's die message is the line before the one that says a test died
+// (Totals.Before). Only a scan's state has one, so a message read back
+// this way is the scan's alone; a re-read of the cited lines, which
+// compares no message, keeps the one under the failure's line.
+func (st *state) readerAt(ra io.ReaderAt) {
+	for _, p := range st.declared {
+		p.ra = ra
+	}
 }
 
 // newVerifier is the state that re-reads a scan's counted lines. The test

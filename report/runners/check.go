@@ -33,6 +33,7 @@ func Check(ra io.ReaderAt, size int64) (Checked, error) {
 	go func() { done <- replayAll(ra, size, t) }()
 	st := newState()
 	st.tap = t
+	st.readerAt(ra)
 	in := &counter{r: io.NewSectionReader(ra, 0, size)}
 	s, err := scan(st, in)
 	if err == nil && in.n != size {

@@ -1,7 +1,9 @@
 package runners
 
 import (
+	"bytes"
 	"encoding/binary"
+	"io"
 	"regexp"
 	"strings"
 )
@@ -64,6 +66,42 @@ type Totals struct {
 	// Message, when set, makes a reader of a failure's message from the
 	// lines under its Failure line (pythonTraceback: the exception line).
 	Message func() messageReader
+	// Before, when set, reads what a run prints before it names its
+	// failures, for their messages: prove's Test Summary Report names the
+	// failing files after the tests' own diagnostics (Test::More's
+	// "#   Failed test" lines) went by. A failure it explains keeps that
+	// message and line; Message reads the others.
+	Before *Before
+}
+
+// Before is how a runner's failures are explained by lines printed before
+// they are named. Those lines are none that count: what Before reads
+// changes no count, name or line that counts (feed reports none of them
+// used), so the re-read of the cited lines, which never sees them and so
+// keeps the Message reader's messages, reproduces the same summary; and
+// sameResult compares no message.
+type Before struct {
+	// Prefixes are how the lines it starts reading at begin, blanks
+	// trimmed; they join the prefilter's table. While its reader is busy
+	// it sees every line.
+	Prefixes []string
+	New      func() beforeReader
+}
+
+// beforeReader reads the lines a run prints before naming its failures.
+type beforeReader interface {
+	// line reads a line starting with one of the prefixes, or any line
+	// while busy. back, when the scanned log can be read at offsets, reads
+	// the line that ends at an offset (prove's die message, the line
+	// before "# Looks like your test exited …"); ok false otherwise.
+	line(l *line, back func(end int64) (text string, ok bool))
+	// busy: the next line must be seen whatever it is. It may depend only
+	// on the lines read and their numbers, so that the scan reads the
+	// same with and without the prefilter.
+	busy() bool
+	// explain sets f's message and line from what was read, for the
+	// failure the Failure line matched as m; false: nothing explains it.
+	explain(f *Failure, m []string) bool
 }
 
 // Counts are what a total says. A count the runner does not print and
@@ -127,6 +165,9 @@ func (t *Totals) index(pt *prefixTable) {
 		mask := ^uint64(0) >> (64 - 8*n)
 		pt[p[0]] = append(pt[p[0]], prefix{s: p, word: binary.LittleEndian.Uint64(b[:]), mask: mask})
 	}
+	if t.Before != nil {
+		(&Totals{Prefixes: t.Before.Prefixes}).index(pt)
+	}
 }
 
 // match reports whether t, non-empty, starts with a declared prefix.
@@ -168,6 +209,11 @@ type declaredParser struct {
 	// frame places it; named is the file the failure line gave, if any.
 	placing bool
 	named   string
+	// before reads the lines of the current run before its failures are
+	// named (Totals.Before); a total starts a new one.
+	before beforeReader
+	// ra, when set, is the scanned log, read at offsets (state.readerAt).
+	ra io.ReaderAt
 }
 
 // declaredParsers makes a parser for every declaration with Totals.
@@ -175,7 +221,11 @@ func declaredParsers() []*declaredParser {
 	var ps []*declaredParser
 	for _, d := range declarations {
 		if d.Totals != nil {
-			ps = append(ps, &declaredParser{runner: d.Runner, t: d.Totals})
+			p := &declaredParser{runner: d.Runner, t: d.Totals}
+			if d.Totals.Before != nil {
+				p.before = d.Totals.Before.New()
+			}
+			ps = append(ps, p)
 		}
 	}
 	return ps
@@ -185,10 +235,15 @@ func (p *declaredParser) name() string { return p.runner }
 
 // busy reports that the parser must see the next line whatever it is:
 // a total is open, or a failure's message is being read.
-func (p *declaredParser) busy() bool { return p.open != nil || p.msgLeft > 0 || p.begun }
+func (p *declaredParser) busy() bool {
+	return p.open != nil || p.msgLeft > 0 || p.begun || p.before != nil && p.before.busy()
+}
 
 func (p *declaredParser) feed(l *line, ws string) bool {
 	t := l.trim
+	if p.before != nil && (p.before.busy() || hasAnyPrefix(t, p.t.Before.Prefixes)) {
+		p.before.line(l, p.lineBefore)
+	}
 	if p.open != nil {
 		if used, done := p.continueTotal(l, ws); done {
 			return used
@@ -241,13 +296,40 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 }
 
 // candidate reports whether t starts with one of the declared prefixes.
-func (p *declaredParser) candidate(t string) bool {
-	for _, pre := range p.t.Prefixes {
+func (p *declaredParser) candidate(t string) bool { return hasAnyPrefix(t, p.t.Prefixes) }
+
+func hasAnyPrefix(t string, prefixes []string) bool {
+	for _, pre := range prefixes {
 		if strings.HasPrefix(t, pre) {
 			return true
 		}
 	}
 	return false
+}
+
+// maxLineBack bounds the line lineBefore reads back.
+const maxLineBack = 1024
+
+// lineBefore reads back the line of the scanned log that ends at end,
+// cleaned as the line reader cleans lines and trimmed; ok false when the
+// log cannot be read at offsets (a verifier's re-read, a plain reader) or
+// the line is longer than maxLineBack.
+func (p *declaredParser) lineBefore(end int64) (string, bool) {
+	if p.ra == nil || end <= 0 {
+		return "", false
+	}
+	start := max(end-maxLineBack, 0)
+	buf := make([]byte, end-start)
+	if n, _ := p.ra.ReadAt(buf, start); n != len(buf) {
+		return "", false // a short read: the line is not known
+	}
+	buf = bytes.TrimSuffix(buf, []byte("\n"))
+	i := bytes.LastIndexByte(buf, '\n')
+	if i < 0 && start > 0 {
+		return "", false
+	}
+	var lr lineReader
+	return string(trimSpace(lr.clean(buf[i+1:]))), true
 }
 
 // continueTotal reads the line after an Open (or a Gap). done: the line
@@ -273,6 +355,9 @@ func (p *declaredParser) total(ws string, at int64, m ...[]string) {
 	om := p.fails.omitted
 	fails := p.fails.take()
 	p.begun, p.msgLeft, p.within = false, 0, false
+	if p.before != nil {
+		p.before = p.t.Before.New() // the next run's diagnostics are its own
+	}
 	if !ok {
 		return
 	}
@@ -288,10 +373,11 @@ func (p *declaredParser) total(ws string, at int64, m ...[]string) {
 func (p *declaredParser) failure(l *line, m []string) {
 	f := p.t.Name(m)
 	f.Span = spanOf(l)
+	explained := p.before != nil && p.before.explain(&f, m)
 	n := len(p.fails.list)
 	p.fails.add(f)
 	p.msgLeft = 0
-	if p.t.Message != nil && len(p.fails.list) > n {
+	if p.t.Message != nil && !explained && len(p.fails.list) > n {
 		p.msg, p.msgAt, p.msgLeft = p.t.Message(), n, maxMessageLines
 		p.placing, p.named = f.Line == 0, f.File
 	}

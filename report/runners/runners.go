@@ -106,9 +106,21 @@ type Span struct {
 }
 
 // Scan reads a log once, with bounded memory, and returns the runner summary
-// it holds, or a Summary with Source "none".
+// it holds, or a Summary with Source "none". When r can also be read at
+// offsets and is at offset 0 (a file just opened, a bytes.Reader), a
+// declared runner may read a few earlier bytes back for a failure's
+// message (Totals.Before); Check always can.
 func Scan(r io.Reader) (*Summary, error) {
-	return scan(newState(), r)
+	st := newState()
+	if ra, ok := r.(io.ReaderAt); ok {
+		// Read at offsets only from where the scan starts: offset 0.
+		if s, ok := r.(io.Seeker); ok {
+			if at, err := s.Seek(0, io.SeekCurrent); err == nil && at == 0 {
+				st.readerAt(ra)
+			}
+		}
+	}
+	return scan(st, r)
 }
 
 func scan(st *state, r io.Reader) (*Summary, error) {
