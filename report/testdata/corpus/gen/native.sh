@@ -1134,7 +1134,7 @@ ok(1, 'loads');
 is(1 + 1, 2, 'arithmetic');
 EOF
 	capture $d $d prove -v t/
-	MESSAGE="{\"trims leading and trailing separators\": \"got: '-trim-me-'; expected: 'trim-me'\"}" \
+	MESSAGE="{\"t/slug.t\": \"Failed test 'trims leading and trailing separators' at t/slug.t line 9: got: '-trim-me-'; expected: 'trim-me'\"}" \
 		want $d "prove (TAP)" "slugify keeps leading/trailing dashes: is() got '-trim-me-' expected 'trim-me'" \
 		"#   Failed test 'trims leading and trailing separators'" \
 		"#   at t/slug.t line 9." \
@@ -1282,7 +1282,7 @@ like("v$i", qr/^v\d/, 'version $i') for 1 .. 4;
 EOF
 	done
 	capture $d $d prove -v -j2 t/
-	MESSAGE='{"two documents in one file are read": "parse error: garbage after JSON object"}' \
+	MESSAGE='{"t/conf.t": "Failed test '"'"'two documents in one file are read'"'"' at t/conf.t line 11: parse error: garbage after JSON object"}' \
 		want $d "prove -v -j2 (TAP)" "Conf::parse reads one JSON document; test 5 of t/conf.t gives it two: not ok on stdout, its diagnostics on stderr, among 60 passing files run two at a time" \
 		"not ok 5 - two documents in one file are read" \
 		"#   Failed test 'two documents in one file are read'" \
