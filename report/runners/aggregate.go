@@ -55,6 +55,10 @@ type state struct {
 	// parsers read, since wants asks it for every line.
 	declared []*declaredParser
 	declBusy bool
+	// follow: a hand-written parser takes whatever line comes next. Only
+	// their feeds change that, so it is set after they read a line rather
+	// than asked of seven parsers on every line wants sees.
+	follow bool
 
 	parsers   []parser
 	golang    *goParser
@@ -128,6 +132,7 @@ func (st *state) feed(l *line) bool {
 			used = true
 		}
 	}
+	st.follow = st.following()
 	if st.feedDeclared(l) {
 		used = true
 	}
@@ -156,11 +161,8 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 {
-		return true // they take whatever line comes next
-	}
-	if st.declBusy {
-		return true // a declared parser is inside a total, a failure or a run
+	if st.follow || st.declBusy {
+		return true // a parser is inside a message, a title, a total or a run
 	}
 	t := l.trimB
 	if len(t) == 0 {
@@ -173,6 +175,13 @@ func (st *state) wants(l *line) bool {
 	// such a line starts with its path once trimmed.
 	st.onlyDecor = goPathColon(t)
 	return st.onlyDecor
+}
+
+// following reports whether a hand-written parser takes whatever line
+// comes next.
+func (st *state) following() bool {
+	return st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 ||
+		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
