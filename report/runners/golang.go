@@ -170,10 +170,13 @@ func (a *goAcc) note(name, text []byte) {
 
 // skipBlanks drops the spaces and tabs b starts with.
 func skipBlanks(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
+	// An index, then one slice: reslicing a byte at a time rewrote the
+	// slice for each of the blanks that start every t.Log line.
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
 	}
-	return b
+	return b[i:]
 }
 
 // continuation reads testify's message under an empty `file.go:12:` line
