@@ -189,11 +189,12 @@ func (st *state) following() bool {
 // without making strings of it unless gotestsum keeps it. A `go test -v`
 // log of tests that log with t.Log is mostly such lines.
 func (st *state) decor(l *line) {
-	if t := l.textB; len(t) > 0 && (t[0] == ' ' || t[0] == '\t') && len(t)-len(skipBlanks(t)) == cap(t)-cap(l.trimB) {
+	t := l.textB
+	if body := skipBlanks(t); len(body) < len(t) && len(t)-len(body) == cap(t)-cap(l.trimB) {
 		// What feedDecor checks, wants checked on the same bytes: trimB
 		// starts where the blanks end and ends in blanks at most, which
 		// hold no colon.
-		st.golang.plain.note(st.golang.decorName(), t)
+		st.golang.plain.noteBody(st.golang.decorName(), t, body)
 	} else {
 		st.golang.feedDecor(l)
 	}

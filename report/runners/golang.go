@@ -147,8 +147,12 @@ func (f *nameFilter) may(name []byte) bool {
 }
 
 // note keeps a raw `file.go:12: message` line of test name.
-func (a *goAcc) note(name, text []byte) {
-	if len(name) == 0 || hasPrefix(skipBlanks(text), "Error Trace:") {
+func (a *goAcc) note(name, text []byte) { a.noteBody(name, text, skipBlanks(text)) }
+
+// noteBody is note for a caller that has text's body, past its blanks,
+// already: that skip is a loop on every t.Log line.
+func (a *goAcc) noteBody(name, text, body []byte) {
+	if len(name) == 0 || hasPrefix(body, "Error Trace:") {
 		return
 	}
 	r := &a.recent
