@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/evidence"
 	"github.com/runledger/runledger/report/excerpt"
 	"github.com/runledger/runledger/report/runners"
 	"github.com/runledger/runledger/store"
@@ -105,18 +106,23 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	// Excerpts read stdout.log and stderr.log, the summary output.log: for
 	// a run already known not to pass, the two passes run side by side.
 	// Excerpts cite a stream, never only the interleaved output.log.
+	// When stdout.log is output.log, one pass reads it for both instead.
 	var exWarnings []string
 	exDone := make(chan []Excerpt, 1)
 	early := !r.Passed()
-	if early {
-		go func() { exDone <- excerpts(dir, r, opts.Excerpt, &exWarnings) }()
+	var pre *shared
+	if early && len(r.JUnit)+len(opts.JUnit) == 0 {
+		pre = scanShared(dir, r)
 	}
-	run.Summary, run.Flaky, run.index = summarize(dir, r, opts.JUnit, &run.Warnings)
+	if early {
+		go func() { exDone <- excerpts(dir, r, opts.Excerpt, pre, &exWarnings) }()
+	}
+	run.Summary, run.Flaky, run.index = summarize(dir, r, opts.JUnit, pre, &run.Warnings)
 	switch {
 	case early:
 		run.Excerpts = <-exDone
 	case !runPassed(r, run):
-		run.Excerpts = excerpts(dir, r, opts.Excerpt, &exWarnings)
+		run.Excerpts = excerpts(dir, r, opts.Excerpt, nil, &exWarnings)
 	}
 	if len(r.JUnit) > 0 && !runPassed(r, run) {
 		// What the log does not show of a failing test, its report file may.
@@ -209,8 +215,13 @@ func Worst(statuses ...string) string {
 	return worst
 }
 
-func excerpts(dir string, r *record.Record, opts excerpt.Options, warnings *[]string) []Excerpt {
-	ex, err := excerpt.ForRun(dir, r, opts)
+// excerpts selects r's excerpts; pre, when set, already scanned stdout.
+func excerpts(dir string, r *record.Record, opts excerpt.Options, pre *shared, warnings *[]string) []Excerpt {
+	var scanned map[string]*evidence.Result
+	if pre != nil {
+		scanned = map[string]*evidence.Result{record.Stdout: pre.stdout}
+	}
+	ex, err := excerpt.ForRun(dir, r, opts, scanned)
 	if err != nil {
 		*warnings = append(*warnings, fmt.Sprintf("excerpts: %v", err))
 		return []Excerpt{}

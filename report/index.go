@@ -175,7 +175,7 @@ func retried(st *store.Store, run *Run, earlier []*record.Record) {
 	passed, failed := map[testindex.Key]bool{}, map[testindex.Key]bool{}
 	for _, r := range earlier {
 		var ignored []string
-		_, _, x := summarize(filepath.Join(st.Dir, r.ID), r, nil, &ignored)
+		_, _, x := summarize(filepath.Join(st.Dir, r.ID), r, nil, nil, &ignored)
 		if x == nil {
 			continue
 		}

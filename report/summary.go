@@ -15,7 +15,8 @@ import (
 // trusted. Report files the run wrote (JUnit, NUnit, TRX, … by content)
 // come first; else a runner summary read from the combined log; else
 // nothing, and no numbers. The test index comes from the same source.
-func summarize(dir string, r *record.Record, extra []string, warnings *[]string) (Summary, []TestRef, *testindex.Index) {
+// pre is a runner summary already checked in a shared pass (nil: none).
+func summarize(dir string, r *record.Record, extra []string, pre *shared, warnings *[]string) (Summary, []TestRef, *testindex.Index) {
 	var attributed []string
 	for _, j := range r.JUnit {
 		attributed = append(attributed, filepath.Join(dir, j.Stored))
@@ -30,7 +31,7 @@ func summarize(dir string, r *record.Record, extra []string, warnings *[]string)
 		}
 		return s, rr.flaky, reportIndex(rr)
 	}
-	return runnerSummary(dir, r, warnings)
+	return runnerSummary(dir, r, pre, warnings)
 }
 
 // reportVerified: report counts are trusted only when capture attributed
@@ -67,24 +68,13 @@ func consistent(r *record.Record, s Summary) (bool, string) {
 	return true, ""
 }
 
-func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, []TestRef, *testindex.Index) {
+func runnerSummary(dir string, r *record.Record, pre *shared, warnings *[]string) (Summary, []TestRef, *testindex.Index) {
 	none := Summary{Source: runners.SourceNone}
 	out, ok := r.Streams[record.Output]
 	if !ok {
 		return none, nil, nil
 	}
-	f, err := os.Open(filepath.Join(dir, out.File))
-	if err != nil {
-		*warnings = append(*warnings, "summary: "+err.Error())
-		return none, nil, nil
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		*warnings = append(*warnings, "summary: "+err.Error())
-		return none, nil, nil
-	}
-	rs, err := runners.Check(f, info.Size())
+	rs, size, err := checkOutput(filepath.Join(dir, out.File), pre)
 	if err != nil {
 		*warnings = append(*warnings, "summary: "+err.Error())
 		return none, nil, nil
@@ -94,11 +84,29 @@ func runnerSummary(dir string, r *record.Record, warnings *[]string) (Summary, [
 		return none, nil, nil
 	}
 	s := fromRunner(rs.Summary, out)
-	verified, why := runnerVerified(rs, info.Size(), out, r, s)
+	verified, why := runnerVerified(rs, size, out, r, s)
 	// The runner's own note (how a count was derived, names left out)
 	// stays next to why the counts are or are not verified.
 	s.Verified, s.Note = verified, strings.Trim(why+"; "+rs.Note, "; ")
 	return s, convertRefs(rs.Flaky), runnerIndex(rs.Index)
+}
+
+// checkOutput scans and checks the output log at path, unless pre did.
+func checkOutput(path string, pre *shared) (runners.Checked, int64, error) {
+	if pre != nil {
+		return pre.checked, pre.size, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return runners.Checked{}, 0, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return runners.Checked{}, 0, err
+	}
+	rs, err := runners.Check(f, info.Size())
+	return rs, info.Size(), err
 }
 
 func runnerVerified(rs runners.Checked, size int64, out *record.Stream, r *record.Record, s Summary) (bool, string) {

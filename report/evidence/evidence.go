@@ -108,6 +108,18 @@ const (
 // stream (head and tail of a truncated one); nil means one piece. A block
 // never crosses from one piece to the next.
 func Scan(ra io.ReaderAt, size int64, segs [][2]int64) (*Result, error) {
+	return ScanAlso(ra, size, segs, nil)
+}
+
+// LineKeep is how many bytes of each line Scan keeps: what ScanAlso's
+// also sees of a line.
+const LineKeep = scanPrefix
+
+// ScanAlso is Scan that also hands each line, as split, to also (when not
+// nil) before the grammars see it: a second reader of the same file, the
+// runner summary of a run whose stdout is its whole output, then costs no
+// second read and split. also must not keep the line past its call.
+func ScanAlso(ra io.ReaderAt, size int64, segs [][2]int64, also func(*lines.Line)) (*Result, error) {
 	if len(segs) == 0 {
 		segs = [][2]int64{{0, size}}
 	}
@@ -127,6 +139,9 @@ func Scan(ra io.ReaderAt, size int64, segs [][2]int64) (*Result, error) {
 			}
 			if err != nil {
 				return nil, fmt.Errorf("scan evidence at byte %d: %w", off, err)
+			}
+			if also != nil {
+				also(ln)
 			}
 			l := sc.view(ln, off, no)
 			off = l.End

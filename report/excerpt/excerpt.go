@@ -70,6 +70,10 @@ type StreamFile struct {
 	Name   string         // "stdout" or "stderr"
 	File   io.ReaderAt    // the stored file
 	Stream *record.Stream // its record: size, stored ranges
+	// Scanned, when set, is the evidence scan of File already made (by a
+	// pass that read the file for another reader too): Select uses it
+	// rather than scanning File again.
+	Scanned *evidence.Result
 }
 
 // Select chooses a run's excerpts from its stored stdout and
@@ -99,9 +103,11 @@ func Select(streams []StreamFile, ended bool, opts Options) ([]Excerpt, error) {
 		if err != nil {
 			return nil, fmt.Errorf("select excerpts of %s: %w", s.Name, err)
 		}
-		res, err := evidence.Scan(s.File, s.Stream.StoredBytes, segs)
-		if err != nil {
-			return nil, fmt.Errorf("select excerpts of %s: %w", s.Name, err)
+		res := s.Scanned
+		if res == nil {
+			if res, err = evidence.Scan(s.File, s.Stream.StoredBytes, segs); err != nil {
+				return nil, fmt.Errorf("select excerpts of %s: %w", s.Name, err)
+			}
 		}
 		in = append(in, evidence.Input{Stream: s.Name, RA: s.File, Res: res})
 	}
@@ -130,8 +136,9 @@ func streamOf(streams []StreamFile, name string) StreamFile {
 	return StreamFile{}
 }
 
-// ForRun selects the excerpts of the run r stored in dir.
-func ForRun(dir string, r *record.Record, opts Options) ([]Excerpt, error) {
+// ForRun selects the excerpts of the run r stored in dir. scanned holds
+// the streams' evidence scans already made, by stream name (nil: none).
+func ForRun(dir string, r *record.Record, opts Options, scanned map[string]*evidence.Result) ([]Excerpt, error) {
 	var streams []StreamFile
 	for _, name := range []string{record.Stdout, record.Stderr} {
 		s, ok := r.Streams[name]
@@ -151,7 +158,7 @@ func ForRun(dir string, r *record.Record, opts Options) ([]Excerpt, error) {
 		if info.Size() != s.StoredBytes {
 			return nil, fmt.Errorf("%s has %d bytes, the record says %d were stored", path, info.Size(), s.StoredBytes)
 		}
-		streams = append(streams, StreamFile{Name: name, File: f, Stream: s})
+		streams = append(streams, StreamFile{Name: name, File: f, Stream: s, Scanned: scanned[name]})
 	}
 	return Select(streams, r.Termination == record.TerminationExited && r.ExitCode != nil, opts)
 }

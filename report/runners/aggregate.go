@@ -56,6 +56,10 @@ type state struct {
 	// parsers read, since wants asks it for every line.
 	declared []*declaredParser
 	declBusy bool
+	// follow: a hand-written parser takes whatever line comes next. Only
+	// their feeds change that, so it is set after they read a line rather
+	// than asked of seven parsers on every line wants sees.
+	follow bool
 
 	parsers   []parser
 	golang    *goParser
@@ -140,6 +144,7 @@ func (st *state) feed(l *line) bool {
 			used = true
 		}
 	}
+	st.follow = st.following()
 	if st.feedDeclared(l) {
 		used = true
 	}
@@ -168,11 +173,8 @@ var noFast = false
 // here.
 func (st *state) wants(l *line) bool {
 	st.onlyDecor = false
-	if st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 || st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 {
-		return true // they take whatever line comes next
-	}
-	if st.declBusy {
-		return true // a declared parser is inside a total, a failure or a run
+	if st.follow || st.declBusy {
+		return true // a parser is inside a message, a title, a total or a run
 	}
 	t := l.trimB
 	if len(t) == 0 {
@@ -187,16 +189,24 @@ func (st *state) wants(l *line) bool {
 	return st.onlyDecor
 }
 
+// following reports whether a hand-written parser takes whatever line
+// comes next.
+func (st *state) following() bool {
+	return st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 ||
+		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0
+}
+
 // decor hands a line wanted only for its `file.go:12: message` text to the
 // two parsers that attach such lines to failures, as their feed would,
 // without making strings of it unless gotestsum keeps it. A `go test -v`
 // log of tests that log with t.Log is mostly such lines.
 func (st *state) decor(l *line) {
-	if t := l.textB; len(t) > 0 && (t[0] == ' ' || t[0] == '\t') && len(t)-len(skipBlanks(t)) == cap(t)-cap(l.trimB) {
+	t := l.textB
+	if body := skipBlanks(t); len(body) < len(t) && len(t)-len(body) == cap(t)-cap(l.trimB) {
 		// What feedDecor checks, wants checked on the same bytes: trimB
 		// starts where the blanks end and ends in blanks at most, which
 		// hold no colon.
-		st.golang.plain.note(st.golang.decorName(), t)
+		st.golang.plain.noteBody(st.golang.decorName(), t, body)
 	} else {
 		st.golang.feedDecor(l)
 	}

@@ -39,6 +39,12 @@ func Check(ra io.ReaderAt, size int64) (Checked, error) {
 	if err == nil && in.n != size {
 		err = fmt.Errorf("scan log: it ended after %d of its %d bytes", in.n, size)
 	}
+	return finish(t, done, s, err)
+}
+
+// finish ends the verifier's input and compares its result with the
+// scan's s (or returns the scan's error once the verifier has stopped).
+func finish(t *tap, done <-chan verified, s *Summary, err error) (Checked, error) {
 	t.close()
 	v := <-done
 	if err != nil {

@@ -147,8 +147,12 @@ func (f *nameFilter) may(name []byte) bool {
 }
 
 // note keeps a raw `file.go:12: message` line of test name.
-func (a *goAcc) note(name, text []byte) {
-	if len(name) == 0 || hasPrefix(skipBlanks(text), "Error Trace:") {
+func (a *goAcc) note(name, text []byte) { a.noteBody(name, text, skipBlanks(text)) }
+
+// noteBody is note for a caller that has text's body, past its blanks,
+// already: that skip is a loop on every t.Log line.
+func (a *goAcc) noteBody(name, text, body []byte) {
+	if len(name) == 0 || hasPrefix(body, "Error Trace:") {
 		return
 	}
 	r := &a.recent
@@ -170,10 +174,13 @@ func (a *goAcc) note(name, text []byte) {
 
 // skipBlanks drops the spaces and tabs b starts with.
 func skipBlanks(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
+	// An index, then one slice: reslicing a byte at a time rewrote the
+	// slice for each of the blanks that start every t.Log line.
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
 	}
-	return b
+	return b[i:]
 }
 
 // continuation reads testify's message under an empty `file.go:12:` line

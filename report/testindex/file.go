@@ -187,12 +187,20 @@ func parseCode(code string) (Entry, error) {
 
 var escaper = strings.NewReplacer("\\", `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`)
 
+// escape writes s's backslashes, tabs and line ends as escapes. Most
+// names have none; the check runs on every field of every entry, and a
+// table costs less than strings.ContainsAny's set built on each call.
 func escape(s string) string {
-	if !strings.ContainsAny(s, "\\\t\n\r") {
-		return s
+	for i := 0; i < len(s); i++ {
+		if escaped[s[i]] {
+			return escaper.Replace(s)
+		}
 	}
-	return escaper.Replace(s)
+	return s
 }
+
+// escaped: the bytes escaper replaces.
+var escaped = [256]bool{'\\': true, '\t': true, '\n': true, '\r': true}
 
 func unescape(s string) (string, error) {
 	if !strings.Contains(s, `\`) {
