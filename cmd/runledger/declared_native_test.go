@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,23 +115,9 @@ func TestNativeRunnersEndToEnd(t *testing.T) {
 					t.Fatalf("%v: %v\n%s", tt.setup, err, out)
 				}
 			}
-			store := t.TempDir()
-			run := exec.Command(binary, append([]string{"run", "--quiet", "--dir", store, "--"}, tt.argv...)...)
-			run.Dir = filepath.Join(work, tt.dir)
 			// runledger exits with the runner's status (ctest's is 8).
-			if out, err := run.CombinedOutput(); err != nil && run.ProcessState == nil {
-				t.Fatalf("runledger run: %v\n%s", err, out)
-			}
-			rep := exec.Command(binary, "report", "--dir", store, "--format", "json")
-			out, err := rep.Output()
-			if err != nil && rep.ProcessState.ExitCode() > 1 {
-				t.Fatalf("runledger report: %v", err)
-			}
-			var env struct{ Runs []reportRun }
-			if err := json.Unmarshal(out, &env); err != nil || len(env.Runs) != 1 {
-				t.Fatalf("report: %v, %d runs\n%s", err, len(env.Runs), out)
-			}
-			checkDeclaredRun(t, env.Runs[0], store, tt.source, true, tt.counts, tt.failures, tt.cited, tt.excerpt)
+			r, store := runAndReport(t, binary, filepath.Join(work, tt.dir), tt.argv, func(int) bool { return true })
+			checkDeclaredRun(t, r, store, tt.source, true, tt.counts, tt.failures, tt.cited, tt.excerpt)
 		})
 	}
 }
