@@ -185,8 +185,9 @@ func skipBlanks(b []byte) []byte {
 
 // continuation reads testify's message under an empty `file.go:12:` line
 // (`\tError Trace:\t…`, `\tError:\tNot equal:`, `\t\texpected: 2`, …):
-// the Error and Messages fields join that line's message. Any other line
-// ends it. It changes no count.
+// the Error and Messages fields join that line's message; so do
+// quicktest's `error:` block and what follows it (`got:`, `want:`) up to
+// its `comment:` or `stack:`. Any other line ends it. It changes no count.
 func (a *goAcc) continuation(text []byte) {
 	r := &a.recent
 	if !r.cont || r.n == 0 {
@@ -201,7 +202,12 @@ func (a *goAcc) continuation(text []byte) {
 	switch {
 	case labelled && (string(label) == "Error" || string(label) == "Messages"):
 		r.inErr, t = true, bytes.TrimSpace(rest)
-	case labelled && (string(label) == "Error Trace" || string(label) == "Test"):
+	case labelled && len(rest) == 0 && string(label) == "error": // quicktest's `error:`, its text below
+		r.inErr = true
+		return
+	case labelled && len(rest) == 0 && (string(label) == "got" || string(label) == "want"):
+		r.inErr = true // quicktest's, past its `comment:`
+	case labelled && (string(label) == "Error Trace" || string(label) == "Test" || string(label) == "comment" || string(label) == "stack"):
 		r.inErr = false
 		return
 	case !r.inErr:

@@ -1,0 +1,78 @@
+package runners
+
+import "testing"
+
+// TestFailureMessages: the message a runner's own failure report gives a
+// failure, for report shapes of real projects' suites.
+func TestFailureMessages(t *testing.T) {
+	for _, c := range []struct{ name, log, test, want string }{
+		{"node tap error in double quotes", `TAP version 13
+# Subtest: FastifyError.toString returns code
+not ok 1 - FastifyError.toString returns code
+  ---
+  duration_ms: 0.4
+  location: '/p/test/index.test.js:171:1'
+  failureType: 'testCodeFailure'
+  error: "'FastifyError [CODE] foo' == 'FastifyError [CODE]: foo'"
+  code: 'ERR_ASSERTION'
+  expected: 'FastifyError [CODE]: foo'
+  actual: 'FastifyError [CODE] foo'
+  operator: '=='
+  ...
+1..1
+# tests 1
+# pass 0
+# fail 1
+`, "FastifyError.toString returns code", "'FastifyError [CODE] foo' == 'FastifyError [CODE]: foo'"},
+		{"node tap error in single quotes", `TAP version 13
+not ok 1 - quotes
+  ---
+  duration_ms: 0.4
+  error: 'it''s 2, "want" 3'
+  ...
+1..1
+# tests 1
+# pass 0
+# fail 1
+`, "quotes", `it's 2, "want" 3`},
+		{"go quicktest Equals", "--- FAIL: TestToStringE (0.00s)\n" +
+			"    cast_test.go:284: \n" +
+			"        error:\n" +
+			"          values are not equal\n" +
+			"        comment:\n" +
+			"          i = 10\n" +
+			"        got:\n" +
+			"          \"8.3100004196167\"\n" +
+			"        want:\n" +
+			"          \"8.31\"\n" +
+			"        stack:\n" +
+			"          /p/cast_test.go:284\n" +
+			"            c.Assert(v, qt.Equals, test.expect, errmsg)\n" +
+			"        \n" +
+			"FAIL\nFAIL\tgithub.com/spf13/cast\t0.017s\nFAIL\n",
+			"TestToStringE", `values are not equal got: "8.3100004196167" want: "8.31"`},
+		{"go quicktest comment first", "--- FAIL: TestSlice (0.00s)\n" +
+			"    cast_test.go:741: \n" +
+			"        comment:\n" +
+			"          i = 4\n" +
+			"        error:\n" +
+			"          values are not deep equal\n" +
+			"        got:\n" +
+			"          []string{\"1.0\"}\n" +
+			"        stack:\n" +
+			"          /p/cast_test.go:741\n" +
+			"FAIL\nFAIL\tgithub.com/spf13/cast\t0.017s\nFAIL\n",
+			"TestSlice", `values are not deep equal got: []string{"1.0"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := scanBytes(t, []byte(c.log))
+			f := findFailure(s, c.test)
+			if f == nil {
+				t.Fatalf("no failure %q in %+v", c.test, s.Failures)
+			}
+			if f.Message != c.want {
+				t.Errorf("message = %q, want %q", f.Message, c.want)
+			}
+		})
+	}
+}
