@@ -33,7 +33,7 @@ fi
 
 ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape
 	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v
-	real-cobra-json-panic)
+	real-cobra-json-panic real-cast-quicktest real-fastify-error-node-test)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -49,6 +49,8 @@ COBRA=github.com/spf13/cobra@v1.10.1
 GOCMP=github.com/google/go-cmp@v0.7.0
 RETRYABLEHTTP=github.com/hashicorp/go-retryablehttp@v0.7.7
 NUMERAL=numeral@2.0.6
+CAST=github.com/spf13/cast@v1.5.1
+FASTIFYERROR=@fastify/error@4.2.0
 # numeral's tests need mocha and chai (its Gruntfile runs them with grunt-mocha-test).
 NUMERAL_DEPS=(mocha@10.8.2 chai@3.5.0)
 # qs's test-time dependencies (subset of its devDependencies that test/*.js
@@ -341,6 +343,54 @@ case_real-cobra-json-panic() {
   ],
   "message": {"TestFailGenFishCompletionFile": "panic: runtime error: invalid memory address or nil pointer dereference"},
   "why": "spf13/cobra v1.10.1 as root (nothing injected): TestFailGenFishCompletionFile expects a read-only file to be unwritable, gets a nil error and panics on it; go test -json of three packages, the panic inside Output fields"
+}
+EOF
+}
+
+case_real-cast-quicktest() {
+	local d=$WORK/cast
+	gomod $CAST "$d"
+	# ToStringE formats a float32 with 64-bit precision: 8.31 becomes "8.3100004196167".
+	replace "$d/caste.go" $'return strconv.FormatFloat(float64(s), \'f\', -1, 32), nil' $'return strconv.FormatFloat(float64(s), \'f\', -1, 64), nil'
+	capture real-cast-quicktest "$d" go test ./...
+	cat >"$CORPUS/real-cast-quicktest/want.json" <<'EOF'
+{
+  "runner": "go test",
+  "must": [
+    "--- FAIL: TestToStringE",
+    "values are not equal",
+    "\"8.3100004196167\"",
+    "/tmp/runledger-corpus-real/cast/cast_test.go:284",
+    "--- FAIL: TestToStringSliceE",
+    "values are not deep equal",
+    "- \t\"1.0099999904632568\",",
+    "/tmp/runledger-corpus-real/cast/cast_test.go:741"
+  ],
+  "message": {"TestToStringE": "values are not equal"},
+  "why": "spf13/cast v1.5.1: ToStringE (caste.go) formats float32 with 64-bit precision; TestToStringE and TestToStringSliceE fail with frankban/quicktest's multi-line reports (error:, comment:, got:, want:, a diff (-got +want): block, stack:) under a bare cast_test.go:N: line"
+}
+EOF
+}
+
+case_real-fastify-error-node-test() {
+	local d=$WORK/fastify-error
+	mkdir -p "$d"
+	(cd "$WORK" && npm pack --silent "$FASTIFYERROR" >/dev/null && tar xzf fastify-error-4.2.0.tgz -C "$d" --strip-components=1)
+	# toString drops the colon after the code.
+	replace "$d/index.js" 'return `${this.name} [${this.code}]: ${this.message}`' 'return `${this.name} [${this.code}] ${this.message}`'
+	# Its test:unit script without c8's coverage wrapper: node's own runner
+	# (TAP, as node 20 reports when stdout is not a terminal).
+	capture real-fastify-error-node-test "$d" node --test
+	cat >"$CORPUS/real-fastify-error-node-test/want.json" <<'EOF'
+{
+  "runner": "node:test",
+  "must": [
+    "not ok 15 - FastifyError.toString returns code",
+    "error: \"'FastifyError [CODE] foo' == 'FastifyError [CODE]: foo'\"",
+    "TestContext.<anonymous> (/tmp/runledger-corpus-real/fastify-error/test/index.test.js:176:12)"
+  ],
+  "message": {"FastifyError.toString returns code": "'FastifyError [CODE] foo' == 'FastifyError [CODE]: foo'"},
+  "why": "@fastify/error 4.2.0 (npm, its own node:test suite): toString (index.js) omits the colon after the code; one of 29 tests fails, its YAML diagnostic (error, expected, actual, stack) in node 20's TAP output"
 }
 EOF
 }
