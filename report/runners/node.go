@@ -155,7 +155,7 @@ func (p *nodeParser) yamlKey(f *Failure, key, val string) {
 }
 
 // yamlScalar is the text of a one-line YAML scalar: a quoted one loses
-// its one pair of quotes and its escapes (`''` in single quotes; `\"`,
+// its one pair of quotes and its escapes (two single quotes for one in single quotes; `\"`,
 // `\\`, `\n` in double quotes), so that node's `error: "'a' == 'b'"`
 // keeps the single quotes of its message.
 func yamlScalar(v string) string {
