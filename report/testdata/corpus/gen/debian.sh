@@ -36,7 +36,7 @@ if [ "${1:-}" = --check ]; then
 fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
-	deb-commander-jest deb-hashie-rspec)
+	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -48,6 +48,11 @@ CJSON=cjson=1.7.15-1+deb12u4
 SEMVER=librust-semver-dev=1.0.14-1
 COMMANDER=node-commander=9.4.1-1
 HASHIE=ruby-hashie=5.0.0-2
+TOOLZ=python3-toolz=0.12.0-1
+STRSIM=librust-strsim-dev=0.10.0-1
+DOTPROP=node-dot-prop=7.2.0-3
+# Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
+DOTPROP_DEPS=(ava@4.0.1)
 COMMANDER_DEPS=(jest@28.1.3 ts-jest@28.0.8 typescript@4.9.5 @types/jest@28.1.8)
 
 RL=${RUNLEDGER:-}
@@ -281,6 +286,92 @@ case_deb-hashie-rspec() {
   ],
   "message": {"Hashie::Extensions::DeepFind#deep_find_all returns nil if it does not find any matches": "expected: nil got: []"},
   "why": "ruby-hashie 5.0.0-2 (bookworm, Debian's patches applied; ruby-rspec 3.12): DeepFind#deep_find_all (lib/hashie/extensions/deep_find.rb) returns [] for no match; two of 700 examples fail, in a documentation-format log of 1100 lines"
+}
+EOF
+}
+
+case_deb-toolz-pytest() {
+	local d=$WORK/toolz
+	debx $TOOLZ "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# partition_all catches AttributeError where len() of an iterator raises
+	# TypeError: the fallback for sequences without a length is never reached.
+	replace "$lib/toolz/itertoolz.py" $'yield prev[:len(seq) % n]\n        except TypeError:' $'yield prev[:len(seq) % n]\n        except AttributeError:'
+	capture deb-toolz-pytest "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider toolz
+	cat >"$CORPUS/deb-toolz-pytest/want.json" <<'EOF'
+{
+  "runner": "pytest",
+  "must": [
+    "test_partition_all ____",
+    ">       assert list(partition_all(4, iter([obj]*7))) == result",
+    "toolz/tests/test_itertoolz.py:331: ",
+    ">               yield prev[:len(seq) % n]",
+    "E               TypeError: object of type 'list_iterator' has no len()",
+    "toolz/itertoolz.py:735: TypeError"
+  ],
+  "message": {"test_partition_all": "TypeError: object of type 'list_iterator' has no len()"},
+  "why": "python3-toolz 0.12.0-1 (bookworm, the binary package carries its tests): partition_all (toolz/itertoolz.py) catches AttributeError instead of TypeError, so len() of an iterator escapes; test_partition_all fails with a traceback through the library (test frame, then the library frame with the E line) among 180 tests"
+}
+EOF
+}
+
+case_deb-strsim-cargo() {
+	local d=$WORK/strsim
+	debx $STRSIM "$WORK/strsim-deb"
+	cp -r "$WORK"/strsim-deb/usr/share/cargo/registry/strsim-* "$d"
+	# osa_distance sizes its rows one short: indexing the last column panics.
+	replace "$d/src/lib.rs" $'    for i in 0..(b_len + 1) {\n        prev_two_distances.push(i);' $'    for i in 0..b_len {\n        prev_two_distances.push(i);'
+	# Build first, so that the captured run is the tests, not the compiler's progress.
+	(cd "$d" && cargo test --offline --no-run >/dev/null 2>&1)
+	RUST_BACKTRACE=1 capture deb-strsim-cargo "$d" cargo test --offline
+	cat >"$CORPUS/deb-strsim-cargo/want.json" <<'EOF'
+{
+  "runner": "cargo test",
+  "must": [
+    "---- tests::osa_distance_beginning_transposition stdout ----",
+    "panicked at src/lib.rs:293:59:",
+    "index out of bounds: the len is 6 but the index is 6",
+    "at ./src/lib.rs:831:23",
+    "---- tests::osa_distance_restricted_edit stdout ----",
+    "index out of bounds: the len is 7 but the index is 7",
+    "at ./src/lib.rs:841:23"
+  ],
+  "message": {"tests::osa_distance_diff": "index out of bounds: the len is 3 but the index is 3"},
+  "comment_misses": [
+    "at ./src/lib.rs:831:23",
+    "---- tests::osa_distance_restricted_edit stdout ----",
+    "at ./src/lib.rs:841:23"
+  ],
+  "why": "librust-strsim-dev 0.10.0-1 (bookworm, the crate as Debian ships it, no dependencies): osa_distance (src/lib.rs) allocates its rows one column short; 12 unit tests of the lib target panic with an index out of bounds inside the library, each with a RUST_BACKTRACE=1 backtrace (std frames, then strsim::osa_distance, then the test), and cargo stops before the integration tests. The excerpts hold every line (each test: heading, panic and message, then its strsim frames as a second excerpt); the 16 KiB comment keeps the ten listed tests' first excerpts cut to the panicked-at line (the last four lose their ---- heading) and leaves out all twelve frame excerpts, which hold the tests' own locations (src/lib.rs:831, :841)"
+}
+EOF
+}
+
+case_deb-dot-prop-ava() {
+	local d=$WORK/dot-prop
+	# As for node-commander: this mirror lacks the debian/ part, the
+	# upstream tarball (with test.js, which the npm package leaves out) is there.
+	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
+	(cd "$WORK/dl" && apt-get source -q --download-only "$DOTPROP" >/dev/null 2>&1) || true
+	mkdir -p "$d"
+	tar xzf "$WORK"/dl/node-dot-prop_*.orig.tar.gz -C "$d" --strip-components=1
+	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${DOTPROP_DEPS[@]}" >/dev/null)
+	# A `.` after an index (`[0].foo`) is refused instead of starting the next property.
+	replace "$d/index.js" $'if (currentPart === \'indexEnd\') {\n\t\t\t\t\tcurrentPart = \'property\';\n\t\t\t\t\tbreak;' $'if (currentPart === \'indexEnd\') {\n\t\t\t\t\tthrow new Error(\'Invalid character after an index\');'
+	capture deb-dot-prop-ava "$d" ../node_modules/.bin/ava
+	cat >"$CORPUS/deb-dot-prop-ava/want.json" <<'EOF'
+{
+  "runner": "ava",
+  "must": [
+    "✖ getProperty - with array indexes Error thrown in test",
+    "message: 'Invalid character after an index',",
+    "› getPathSegments (file://index.js:45:12)",
+    "› file://test.js:72:9",
+    "✖ hasProperty Error thrown in test",
+    "› hasProperty (file://index.js:263:20)",
+    "› file://test.js:375:10"
+  ],
+  "why": "node-dot-prop 7.2.0 (bookworm's upstream tarball; ava 4.0.1 from npm): getPathSegments (index.js) throws on a '.' after an index; four of nine ava tests fail with an error thrown inside the library, ava's own report (a code frame, the Error object, › stack lines), a runner runledger has no parser for"
 }
 EOF
 }
