@@ -12,6 +12,9 @@ var (
 	goPkgFail  = regexp.MustCompile(`^FAIL\s+(\S+)\s+(?:\d+\.\d+s|\[([a-z ]+)\])`)
 	goFileLine = regexp.MustCompile(`^\s+([\w./-]+\.go):(\d+): ?(.*)$`)
 	goMarker   = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+	// goRunning: a test still running when go test's -timeout panicked,
+	// listed under its `running tests:` (`TestX (10s)`).
+	goRunning = regexp.MustCompile(`^(\S+) \((\d[\dhmsµn.]*s)\)$`)
 )
 
 // goAcc collects one package's test results until its package line.
@@ -369,6 +372,7 @@ type goParser struct {
 	inRun    bool   // a === line came after the latest --- line
 	kept     int    // passing tests named for the index so far
 	verifier bool   // re-reads a scan's lines: names no passes (see keep)
+	timedOut string // `panic: test timed out after 10s`, until the package line
 }
 
 func (p *goParser) name() string { return "go" }
@@ -387,6 +391,15 @@ func (p *goParser) feed(l *line, ws string) bool {
 	case strings.HasPrefix(t, "panic: "):
 		p.plain.flushIf(p.lastFail)
 		p.plain.merge(string(p.lastFail), decorNote{msg: t, strong: true})
+		if strings.HasPrefix(t, "panic: test timed out after ") {
+			p.timedOut = t // the tests it names next (`running tests:`) failed by it
+			return true
+		}
+	case p.timedOut != "" && goRunning.MatchString(t):
+		name := goRunning.FindStringSubmatch(t)[1]
+		p.plain.add("FAIL", name, l)
+		p.plain.merge(name, decorNote{msg: p.timedOut, strong: true})
+		return true
 	default:
 		p.feedDecor(l)
 	}
@@ -477,7 +490,7 @@ func (p *goParser) feedPackage(l *line, ws string) bool {
 		return false
 	}
 	p.plain = goAcc{recent: recentLines{owner: p.plain.recent.owner[:0], buf: p.plain.recent.buf}}
-	p.lastFail, p.cur = p.lastFail[:0], p.cur[:0]
+	p.lastFail, p.cur, p.timedOut = p.lastFail[:0], p.cur[:0], ""
 	return true
 }
 

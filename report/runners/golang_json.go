@@ -42,6 +42,10 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 			acc.decorate(ev.Test, file, ln, msg)
 		case crash: // the test's message is the panic that ended it, as go test's plain output says
 			acc.merge(ev.Test, decorNote{msg: out, strong: true})
+			if strings.HasPrefix(out, "panic: test timed out after ") {
+				acc.add("fail", ev.Test, l) // -timeout's panic: the test it ran in gets no fail event
+				return true
+			}
 		}
 		return false
 	case ev.Action != "pass" && ev.Action != "fail" && ev.Action != "skip":

@@ -63,6 +63,35 @@ not ok 1 - quotes
 			"          /p/cast_test.go:741\n" +
 			"FAIL\nFAIL\tgithub.com/spf13/cast\t0.017s\nFAIL\n",
 			"TestSlice", `values are not deep equal got: []string{"1.0"}`},
+		{"go test -timeout, plain", "panic: test timed out after 10s\n" +
+			"\trunning tests:\n" +
+			"\t\tTestSpins (10s)\n" +
+			"\n" +
+			"goroutine 15 [running]:\n" +
+			"testing.(*M).startAlarm.func1()\n" +
+			"\t/usr/local/go/src/testing/testing.go:2802 +0x354\n" +
+			"FAIL\tgithub.com/acme/objx\t10.062s\nFAIL\n",
+			"TestSpins", "panic: test timed out after 10s"},
+		{"go test -timeout -v, two running", "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestSpins\n=== RUN   TestSlow\n" +
+			"panic: test timed out after 1m0s\n" +
+			"\trunning tests:\n" +
+			"\t\tTestSlow (59s)\n" +
+			"\t\tTestSpins (1m0s)\n" +
+			"\n" +
+			"goroutine 15 [running]:\n" +
+			"main.main()\n" +
+			"\t_testmain.go:556 +0x9b\n" +
+			"FAIL\tgithub.com/acme/objx\t60.062s\nFAIL\n",
+			"TestSpins", "panic: test timed out after 1m0s"},
+		{"go test -json -timeout", `{"Action":"start","Package":"github.com/acme/objx"}
+{"Action":"run","Package":"github.com/acme/objx","Test":"TestSpins"}
+{"Action":"output","Package":"github.com/acme/objx","Test":"TestSpins","Output":"=== RUN   TestSpins\n"}
+{"Action":"output","Package":"github.com/acme/objx","Test":"TestSpins","Output":"panic: test timed out after 5s\n"}
+{"Action":"output","Package":"github.com/acme/objx","Test":"TestSpins","Output":"\trunning tests:\n"}
+{"Action":"output","Package":"github.com/acme/objx","Test":"TestSpins","Output":"\t\tTestSpins (5s)\n"}
+{"Action":"output","Package":"github.com/acme/objx","Output":"FAIL\tgithub.com/acme/objx\t5.035s\n"}
+{"Action":"fail","Package":"github.com/acme/objx","Elapsed":5.035}
+`, "TestSpins", "panic: test timed out after 5s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := scanBytes(t, []byte(c.log))
