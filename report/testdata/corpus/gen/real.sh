@@ -33,7 +33,7 @@ fi
 
 ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape
 	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v
-	real-cobra-json-panic real-cast-quicktest real-fastify-error-node-test)
+	real-cobra-json-panic real-cast-quicktest real-fastify-error-node-test real-objx-timeout-v)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -50,6 +50,7 @@ GOCMP=github.com/google/go-cmp@v0.7.0
 RETRYABLEHTTP=github.com/hashicorp/go-retryablehttp@v0.7.7
 NUMERAL=numeral@2.0.6
 CAST=github.com/spf13/cast@v1.5.1
+OBJX=github.com/stretchr/objx@v0.5.2
 FASTIFYERROR=@fastify/error@4.2.0
 # numeral's tests need mocha and chai (its Gruntfile runs them with grunt-mocha-test).
 NUMERAL_DEPS=(mocha@10.8.2 chai@3.5.0)
@@ -391,6 +392,30 @@ case_real-fastify-error-node-test() {
   ],
   "message": {"FastifyError.toString returns code": "'FastifyError [CODE] foo' == 'FastifyError [CODE]: foo'"},
   "why": "@fastify/error 4.2.0 (npm, its own node:test suite): toString (index.js) omits the colon after the code; one of 29 tests fails, its YAML diagnostic (error, expected, actual, stack) in node 20's TAP output"
+}
+EOF
+}
+
+case_real-objx-timeout-v() {
+	local d=$WORK/objx
+	gomod $OBJX "$d"
+	# access's loop over a selector's [index] parts goes on instead of
+	# stopping when one does not parse: a selector like "names[0][x]"... spins.
+	replace "$d/accessors.go" $'\t\tif prevSel == thisSel {\n\t\t\tbreak\n' $'\t\tif prevSel == thisSel {\n\t\t\tcontinue\n'
+	capture real-objx-timeout-v "$d" go test -v -timeout 10s ./...
+	cat >"$CORPUS/real-objx-timeout-v/want.json" <<'EOF'
+{
+  "runner": "go test -v",
+  "must": [
+    "panic: test timed out after 10s",
+    "TestAccessorsAccessGetInsideArray (10s)",
+    "github.com/stretchr/objx.Map.Get(...)",
+    "/tmp/runledger-corpus-real/objx/accessors.go:46",
+    "/tmp/runledger-corpus-real/objx/accessors_test.go:97",
+    "FAIL\tgithub.com/stretchr/objx"
+  ],
+  "message": {"TestAccessorsAccessGetInsideArray": "panic: test timed out after 10s"},
+  "why": "stretchr/objx v0.5.2: access (accessors.go) continues instead of breaking out of its loop over [index] parts when one does not parse; TestAccessorsAccessGetInsideArray spins until go test -timeout 10s panics with its running-tests list and every goroutine's stack (the spinning one in objx.access, called from accessors_test.go:97), after go test -v's RUN/PASS lines of the tests before it"
 }
 EOF
 }
