@@ -37,7 +37,7 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest)
+	deb-builder-minitest deb-parsedown-phpunit)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -53,6 +53,7 @@ TOOLZ=python3-toolz=0.12.0-1
 STRSIM=librust-strsim-dev=0.10.0-1
 DOTPROP=node-dot-prop=7.2.0-3
 BUILDER=ruby-builder=3.2.4-2
+PARSEDOWN=php-parsedown=1.7.4-1
 # Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
 DOTPROP_DEPS=(ava@4.0.1)
 COMMANDER_DEPS=(jest@28.1.3 ts-jest@28.0.8 typescript@4.9.5 @types/jest@28.1.8)
@@ -407,6 +408,44 @@ case_deb-builder-minitest() {
   ],
   "message": {"test_attr_quot": "Expected: \"<a title=\\\"&quot;x&quot;\\\"/>\""},
   "why": "ruby-builder 3.2.4 (bookworm's upstream tarball; ruby 3.1's minitest 5.15): XmlBase#_escape_attribute (lib/builder/xmlbase.rb) writes &#34; for a double quote; test_attr_quot fails with an Expected:/Actual: pair and test_attributes_escaping_can_be_turned_on with a --- expected/+++ actual diff, among 112 tests"
+}
+EOF
+}
+
+case_deb-parsedown-phpunit() {
+	local d=$WORK/parsedown
+	debsrc $PARSEDOWN "$d"
+	# escape() swaps its flags: attribute values keep their quotes (an XSS),
+	# text escapes them.
+	replace "$d/Parsedown.php" '$allowQuotes ? ENT_NOQUOTES : ENT_QUOTES' '$allowQuotes ? ENT_QUOTES : ENT_NOQUOTES'
+	# What debian/rules builds with phpab (not installed here) before it runs
+	# phpunit: vendor/autoload.php loading Parsedown and the test classes.
+	mkdir -p "$d/vendor"
+	cat >"$d/vendor/autoload.php" <<'EOF'
+<?php
+require_once __DIR__ . '/../Parsedown.php';
+spl_autoload_register(function ($class) {
+    $file = __DIR__ . '/../test/' . $class . '.php';
+    if (is_file($file)) {
+        require_once $file;
+    }
+});
+EOF
+	# As debian/rules' dh_auto_test: phpunit with the project's phpunit.xml.dist.
+	capture deb-parsedown-phpunit "$d" phpunit
+	cat >"$CORPUS/deb-parsedown-phpunit/want.json" <<'EOF'
+{
+  "runner": "phpunit",
+  "must": [
+    "1) ParsedownTest::test_ with data set #5 ('tab-indented_code_block'",
+    "+$message = &#039;Hello World!&#039;;\\n",
+    "/tmp/runledger-corpus-deb/parsedown/test/ParsedownTest.php:57",
+    "4) ParsedownTest::test_ with data set #40 ('xss_attribute_encoding'",
+    "+'<p><a href=\"https://www.example.com\"\">xss</a></p>\\n",
+    "Tests: 60, Assertions: 66, Failures: 4."
+  ],
+  "message": {"test_ with data set #40": "Failed asserting that two strings are equal."},
+  "why": "php-parsedown 1.7.4-1 (bookworm, Debian's patches applied; phpunit 9.6.7): Parsedown::escape (Parsedown.php) swaps ENT_QUOTES and ENT_NOQUOTES, so attribute values keep raw quotes (an XSS) and code blocks escape theirs; four data sets of ParsedownTest::test_ fail with --- Expected/+++ Actual diffs, after phpunit's warning that phpunit.xml.dist does not validate"
 }
 EOF
 }
