@@ -27,6 +27,11 @@ func TestLineKeyOfJSONEvents(t *testing.T) {
 		{"   0: __rustc::rust_begin_unwind", 0, false},
 		{"  11: <core::panic::unwind_safe::AssertUnwindSafe<F> as core::ops::function::FnOnce<()>>::call_once", 0, false},
 		{"   6: strsim::panic_free", 2, false},
+		// Numbered failures (jasmine, mocha, RSpec, PHPUnit) and a count of them.
+		{"1) Test slugger functionality should be unique when slug ends with number", 2, false},
+		{"  2) Calc adds:", 2, false},
+		{"1605 specs, 8 failures", 2, false},
+		{"1605 specs, 0 failures", 0, false},
 		{"thread 'x' panicked at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/str/mod.rs:68:5:", 2, false},
 	} {
 		if got := LineKey(tc.line); got != tc.want {

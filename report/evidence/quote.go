@@ -255,6 +255,9 @@ func keyOf(line []byte) int {
 			return 2
 		}
 	}
+	if failureCount.Match(t) || numberedHeading.Match(t) {
+		return 2 // a summary that counts failures (`1605 specs, 8 failures`), a failure's numbered heading
+	}
 	if keyLocation.Match(t) {
 		return 1
 	}
@@ -270,7 +273,12 @@ var (
 	// rustStdFrame: the head of a Rust backtrace frame in the standard
 	// library or libtest (`0: __rustc::rust_begin_unwind`, `5: <alloc::vec::Vec<T,A> as …>::index`).
 	rustStdFrame = regexp.MustCompile(`^\d+: <?(?:__rustc|core|std|alloc|test)::`)
-	keyLocation  = regexp.MustCompile(`\.(go|py|rs|js|mjs|cjs|ts|tsx|jsx|rb|php|java|kt|c|cc|cpp|h|hpp|cs|swift|ex|exs|pl|t):\d+|\bat \S+:\d+|, line \d+`)
+	// failureCount: a nonzero count of failures in a runner's summary.
+	failureCount = regexp.MustCompile(`\b[1-9]\d* failures\b`)
+	// numberedHeading: the heading of a numbered failure (`1) Test slugger
+	// should be unique`), as jasmine, mocha, RSpec and PHPUnit list them.
+	numberedHeading = regexp.MustCompile(`^\d+\) \S`)
+	keyLocation     = regexp.MustCompile(`\.(go|py|rs|js|mjs|cjs|ts|tsx|jsx|rb|php|java|kt|c|cc|cpp|h|hpp|cs|swift|ex|exs|pl|t):\d+|\bat \S+:\d+|, line \d+`)
 )
 
 func bytesList(ss ...string) [][]byte {
