@@ -37,7 +37,7 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest deb-parsedown-phpunit)
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -54,6 +54,9 @@ STRSIM=librust-strsim-dev=0.10.0-1
 DOTPROP=node-dot-prop=7.2.0-3
 BUILDER=ruby-builder=3.2.4-2
 PARSEDOWN=php-parsedown=1.7.4-1
+MARKED=node-marked=4.2.3+ds+~4.0.7-2
+# Its test devDependencies at the versions of its package-lock.json.
+MARKED_DEPS=(jasmine@4.5.0 @markedjs/html-differ@4.0.2 front-matter@4.0.2)
 # Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
 DOTPROP_DEPS=(ava@4.0.1)
 COMMANDER_DEPS=(jest@28.1.3 ts-jest@28.0.8 typescript@4.9.5 @types/jest@28.1.8)
@@ -446,6 +449,38 @@ EOF
   ],
   "message": {"test_ with data set #40": "Failed asserting that two strings are equal."},
   "why": "php-parsedown 1.7.4-1 (bookworm, Debian's patches applied; phpunit 9.6.7): Parsedown::escape (Parsedown.php) swaps ENT_QUOTES and ENT_NOQUOTES, so attribute values keep raw quotes (an XSS) and code blocks escape theirs; four data sets of ParsedownTest::test_ fail with --- Expected/+++ Actual diffs, after phpunit's warning that phpunit.xml.dist does not validate"
+}
+EOF
+}
+
+case_deb-marked-jasmine() {
+	local d=$WORK/marked
+	# This mirror lacks one of its component tarballs (types-marked), so
+	# apt-get source errs; the main upstream tarball has the tests.
+	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
+	(cd "$WORK/dl" && apt-get source -q --download-only "$MARKED" >/dev/null 2>&1) || true
+	mkdir -p "$d"
+	tar xJf "$WORK"/dl/node-marked_*.orig.tar.xz -C "$d" --strip-components=1
+	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${MARKED_DEPS[@]}" >/dev/null)
+	# The Slugger numbers a repeated heading id with "_" instead of "-".
+	replace "$d/src/Slugger.js" "slug = originalSlug + '-' + occurenceAccumulator;" "slug = originalSlug + '_' + occurenceAccumulator;"
+	# Its npm test (and debian/tests/pkg-js/test): jasmine --config=jasmine.json,
+	# random order with a fixed seed.
+	capture deb-marked-jasmine "$d" ../node_modules/.bin/jasmine --config=jasmine.json --seed=4242
+	cat >"$CORPUS/deb-marked-jasmine/want.json" <<'EOF'
+{
+  "runner": "jasmine",
+  "must": [
+    "1) Test slugger functionality should be unique when slug ends with number",
+    "Expected 'test_1' to be 'test-2'.",
+    "(file:///tmp/runledger-corpus-deb/marked/test/unit/marked-spec.js:35:34)",
+    "6) New pedantic_heading should pass",
+    "Actual: <h1 id=\"h1\">h1</h1><h1 id=\"h1_1\">h1</h1>",
+    "8) New heading_following_list should pass",
+    "Actual: li>foo2=bar2</li></ul><h3 id=\"level3_1\">level3</h3>",
+    "1605 specs, 8 failures"
+  ],
+  "why": "node-marked 4.2.3 (bookworm's upstream tarball; jasmine 4.5.0 and its helpers' dependencies at its package-lock versions from npm): Slugger.getNextSafeSlug (src/Slugger.js) joins a repeated id with _; five Slugger unit specs (several Message: blocks each) and three heading specs fail among 1605, after the CommonMark/GFM completion tables its spec runner prints; jasmine is a runner runledger has no parser for"
 }
 EOF
 }
