@@ -1,6 +1,30 @@
 package runners
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// jsonOut is go test -json's events for one failing test of package p
+// that printed the given lines.
+func jsonOut(test string, lines ...string) string {
+	var b strings.Builder
+	ev := func(m map[string]any) {
+		m["Package"] = "p"
+		j, _ := json.Marshal(m)
+		b.Write(append(j, '\n'))
+	}
+	ev(map[string]any{"Action": "start"})
+	ev(map[string]any{"Action": "run", "Test": test})
+	for _, l := range lines {
+		ev(map[string]any{"Action": "output", "Test": test, "Output": l})
+	}
+	ev(map[string]any{"Action": "fail", "Test": test, "Elapsed": 0})
+	ev(map[string]any{"Action": "output", "Output": "FAIL\n"})
+	ev(map[string]any{"Action": "fail", "Elapsed": 0})
+	return b.String()
+}
 
 // TestFailureMessages: the message a runner's own failure report gives a
 // failure, for report shapes of real projects' suites.
@@ -92,6 +116,29 @@ not ok 1 - quotes
 {"Action":"output","Package":"github.com/acme/objx","Output":"FAIL\tgithub.com/acme/objx\t5.035s\n"}
 {"Action":"fail","Package":"github.com/acme/objx","Elapsed":5.035}
 `, "TestSpins", "panic: test timed out after 5s"},
+		{"go test -json quicktest", jsonOut("TestToStringE",
+			"=== RUN   TestToStringE\n",
+			"    cast_test.go:284: \n",
+			"        error:\n",
+			"          values are not equal\n",
+			"        got:\n",
+			"          \"8.3100004196167\"\n",
+			"        want:\n",
+			"          \"8.31\"\n",
+			"        stack:\n",
+			"          /p/cast_test.go:284\n",
+			"--- FAIL: TestToStringE (0.00s)\n"),
+			"TestToStringE", `values are not equal got: "8.3100004196167" want: "8.31"`},
+		{"go test -json testify", jsonOut("TestMock",
+			"=== RUN   TestMock\n",
+			"    mock_test.go:882: \n",
+			"        \tError Trace:\t/p/mock_test.go:882\n",
+			"        \tError:      \tNot equal: \n",
+			"        \t            \texpected: 2\n",
+			"        \t            \tactual  : 3\n",
+			"        \tTest:       \tTestMock\n",
+			"--- FAIL: TestMock (0.00s)\n"),
+			"TestMock", "Not equal: expected: 2 actual : 3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := scanBytes(t, []byte(c.log))
