@@ -33,7 +33,8 @@ fi
 
 ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape
 	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v
-	real-cobra-json-panic real-cast-quicktest real-fastify-error-node-test real-objx-timeout-v)
+	real-cobra-json-panic real-cast-quicktest real-fastify-error-node-test real-objx-timeout-v
+	real-cast-quicktest-json)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -416,6 +417,31 @@ case_real-objx-timeout-v() {
   ],
   "message": {"TestAccessorsAccessGetInsideArray": "panic: test timed out after 10s"},
   "why": "stretchr/objx v0.5.2: access (accessors.go) continues instead of breaking out of its loop over [index] parts when one does not parse; TestAccessorsAccessGetInsideArray spins until go test -timeout 10s panics with its running-tests list and every goroutine's stack (the spinning one in objx.access, called from accessors_test.go:97), after go test -v's RUN/PASS lines of the tests before it"
+}
+EOF
+}
+
+case_real-cast-quicktest-json() {
+	local d=$WORK/cast-json
+	gomod $CAST "$d"
+	# As real-cast-quicktest, under go test -json: quicktest's report is one
+	# Output event a line, its message on the events after the bare file:line.
+	replace "$d/caste.go" $'return strconv.FormatFloat(float64(s), \'f\', -1, 32), nil' $'return strconv.FormatFloat(float64(s), \'f\', -1, 64), nil'
+	capture real-cast-quicktest-json "$d" go test -json ./...
+	cat >"$CORPUS/real-cast-quicktest-json/want.json" <<'EOF'
+{
+  "runner": "go test -json",
+  "must": [
+    "\"Output\":\"--- FAIL: TestToStringE",
+    "values are not equal",
+    "\\\"8.3100004196167\\\"",
+    "/tmp/runledger-corpus-real/cast-json/cast_test.go:284",
+    "\"Output\":\"--- FAIL: TestToStringSliceE",
+    "values are not deep equal",
+    "/tmp/runledger-corpus-real/cast-json/cast_test.go:741"
+  ],
+  "message": {"TestToStringE": "values are not equal got: \"8.3100004196167\" want: \"8.31\"", "TestToStringSliceE": "values are not deep equal"},
+  "why": "spf13/cast v1.5.1 under go test -json: ToStringE (caste.go) formats float32 with 64-bit precision; quicktest's multi-line reports of TestToStringE and TestToStringSliceE arrive one Output event a line, the message on the events after a bare cast_test.go:N: line"
 }
 EOF
 }
