@@ -139,6 +139,27 @@ not ok 1 - quotes
 			"        \tTest:       \tTestMock\n",
 			"--- FAIL: TestMock (0.00s)\n"),
 			"TestMock", "Not equal: expected: 2 actual : 3"},
+		{"pytest --doctest-modules", `============================= test session starts ==============================
+collected 3 items
+
+toolz/itertoolz.py F.                                                    [ 66%]
+toolz/tests/test_itertoolz.py .                                          [100%]
+
+=================================== FAILURES ===================================
+_____________________ [doctest] toolz.itertoolz.interpose ______________________
+527  Introduce element between each pair of elements in seq
+528 
+529     >>> list(interpose("a", [1, 2, 3]))
+Expected:
+    [1, 'a', 2, 'a', 3]
+Got:
+    ['a', 1, 'a', 2, 'a', 3]
+
+/p/toolz/itertoolz.py:529: DocTestFailure
+=========================== short test summary info ============================
+FAILED toolz/itertoolz.py::toolz.itertoolz.interpose
+========================= 1 failed, 2 passed in 0.68s ==========================
+`, "toolz/itertoolz.py::toolz.itertoolz.interpose", "Expected: [1, 'a', 2, 'a', 3] Got: ['a', 1, 'a', 2, 'a', 3]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := scanBytes(t, []byte(c.log))
