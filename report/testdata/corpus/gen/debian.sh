@@ -37,7 +37,7 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine)
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -481,6 +481,32 @@ case_deb-marked-jasmine() {
     "1605 specs, 8 failures"
   ],
   "why": "node-marked 4.2.3 (bookworm's upstream tarball; jasmine 4.5.0 and its helpers' dependencies at its package-lock versions from npm): Slugger.getNextSafeSlug (src/Slugger.js) joins a repeated id with _; five Slugger unit specs (several Message: blocks each) and three heading specs fail among 1605, after the CommonMark/GFM completion tables its spec runner prints; jasmine is a runner runledger has no parser for"
+}
+EOF
+}
+
+case_deb-toolz-doctest() {
+	local d=$WORK/toolz-doctest
+	debx $TOOLZ "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# interpose no longer drops the separator it starts with.
+	replace "$lib/toolz/itertoolz.py" $'    inposed = concat(zip(itertools.repeat(el), seq))\n    next(inposed)\n' $'    inposed = concat(zip(itertools.repeat(el), seq))\n'
+	# As toolz's own CI runs it: the tests and the docstrings' examples.
+	capture deb-toolz-doctest "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider --doctest-modules toolz
+	cat >"$CORPUS/deb-toolz-doctest/want.json" <<'EOF'
+{
+  "runner": "pytest",
+  "must": [
+    "[doctest] toolz.itertoolz.interpose ____",
+    "Expected:",
+    "    ['a', 1, 'a', 2, 'a', 3]",
+    "toolz/itertoolz.py:529: DocTestFailure",
+    ">       assert \"a\" == first(rest(interpose(\"a\", range(1000000000))))",
+    "E       AssertionError: assert 'a' == 0",
+    "toolz/tests/test_itertoolz.py:227: AssertionError"
+  ],
+  "message": {"test_interpose": "AssertionError: assert 'a' == 0", "toolz.itertoolz.interpose": "Expected: [1, 'a', 2, 'a', 3] Got: ['a', 1, 'a', 2, 'a', 3]"},
+  "why": "python3-toolz 0.12.0-1 (bookworm): interpose (toolz/itertoolz.py) keeps the leading separator; under pytest --doctest-modules its docstring example fails as a DocTestFailure (source listing, Expected:/Got:) and test_interpose with an assertion and its where-lines, among 256 tests"
 }
 EOF
 }
