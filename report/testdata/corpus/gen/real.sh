@@ -34,7 +34,7 @@ fi
 ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape
 	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v
 	real-cobra-json-panic real-cast-quicktest real-fastify-error-node-test real-objx-timeout-v
-	real-cast-quicktest-json)
+	real-cast-quicktest-json real-cast-vet-v)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -442,6 +442,24 @@ case_real-cast-quicktest-json() {
   ],
   "message": {"TestToStringE": "values are not equal got: \"8.3100004196167\" want: \"8.31\"", "TestToStringSliceE": "values are not deep equal"},
   "why": "spf13/cast v1.5.1 under go test -json: ToStringE (caste.go) formats float32 with 64-bit precision; quicktest's multi-line reports of TestToStringE and TestToStringSliceE arrive one Output event a line, the message on the events after a bare cast_test.go:N: line"
+}
+EOF
+}
+
+case_real-cast-vet-v() {
+	local d=$WORK/cast-vet
+	gomod $CAST "$d"
+	# ToDurationE's error drops the argument of its %T: go test's vet check fails the build.
+	replace "$d/caste.go" 'err = fmt.Errorf("unable to cast %#v of type %T to Duration", i, i)' 'err = fmt.Errorf("unable to cast %#v of type %T to Duration", i)'
+	capture real-cast-vet-v "$d" go test -v ./...
+	cat >"$CORPUS/real-cast-vet-v/want.json" <<'EOF'
+{
+  "runner": "go test -v",
+  "must": [
+    "./caste.go:86:48: fmt.Errorf format %T reads arg #2, but call has 1 arg",
+    "FAIL\tgithub.com/spf13/cast [build failed]"
+  ],
+  "why": "spf13/cast v1.5.1: ToDurationE (caste.go) passes one argument to a format with two verbs; the vet checks go test runs before the tests report it under a `# [github.com/spf13/cast]` heading and the package fails as [build failed] with no test run"
 }
 EOF
 }
