@@ -232,7 +232,8 @@ func appendLines(out []bline, b []byte, start, no int64) []bline {
 
 // keyOf scores a line: 2 for an assertion, an error message or
 // expected/actual values, 1 for a source location or a stack frame's
-// head, 0 for anything else (a test's own log lines, source listings).
+// head, 0 for anything else (a test's own log lines, source listings, the
+// frames of Rust's std in a backtrace, heads and `at /rustc/…` lines).
 func keyOf(line []byte) int {
 	if out, ok := jsonOutput(line); ok {
 		line = out // a go test -json event: the test's line is what it says
@@ -240,6 +241,9 @@ func keyOf(line []byte) int {
 	t := bytes.TrimLeft(clip(line, 512), " \t")
 	if hasPrefix(t, "--- FAIL") || hasPrefix(t, "--- PASS") || hasPrefix(t, "=== ") {
 		return 0 // a verdict or marker says nothing the excerpt's label does not
+	}
+	if hasPrefix(t, "at /rustc/") || rustStdFrame.Match(t) {
+		return 0 // a backtrace frame in Rust's own library (`2: core::panicking::panic_fmt`, its `at /rustc/…`): the crate's frames below it say where
 	}
 	for _, w := range keyWords {
 		if bytes.Contains(t, w) {
@@ -250,6 +254,9 @@ func keyOf(line []byte) int {
 		if bytes.HasPrefix(t, p) {
 			return 2
 		}
+	}
+	if failureCount.Match(t) || numberedHeading.Match(t) {
+		return 2 // a summary that counts failures (`1605 specs, 8 failures`), a failure's numbered heading
 	}
 	if keyLocation.Match(t) {
 		return 1
@@ -263,7 +270,15 @@ var (
 		"unexpected", "not equal", "!==", " != ", "left:", "right:", "Failed asserting", "Sanitizer",
 		"runtime error", "DATA RACE", "Segmentation fault", "timed out", "timeout")
 	keyPrefixes = bytesList("E   ", "E  ", "> ", "+ ", "- ", "-->", "❯ ", "Caused by", "Previous write", "Write at", "Read at")
-	keyLocation = regexp.MustCompile(`\.(go|py|rs|js|mjs|cjs|ts|tsx|jsx|rb|php|java|kt|c|cc|cpp|h|hpp|cs|swift|ex|exs|pl|t):\d+|\bat \S+:\d+|, line \d+`)
+	// rustStdFrame: the head of a Rust backtrace frame in the standard
+	// library or libtest (`0: __rustc::rust_begin_unwind`, `5: <alloc::vec::Vec<T,A> as …>::index`).
+	rustStdFrame = regexp.MustCompile(`^\d+: <?(?:__rustc|core|std|alloc|test)::`)
+	// failureCount: a nonzero count of failures in a runner's summary.
+	failureCount = regexp.MustCompile(`\b[1-9]\d* failures\b`)
+	// numberedHeading: the heading of a numbered failure (`1) Test slugger
+	// should be unique`), as jasmine, mocha, RSpec and PHPUnit list them.
+	numberedHeading = regexp.MustCompile(`^\d+\) \S`)
+	keyLocation     = regexp.MustCompile(`\.(go|py|rs|js|mjs|cjs|ts|tsx|jsx|rb|php|java|kt|c|cc|cpp|h|hpp|cs|swift|ex|exs|pl|t):\d+|\bat \S+:\d+|, line \d+`)
 )
 
 func bytesList(ss ...string) [][]byte {

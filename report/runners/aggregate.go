@@ -70,6 +70,7 @@ type state struct {
 	nodeSpec  *nodeParser
 	nodeTap   *nodeParser
 	vitest    *vitestParser
+	pytest    *pytestParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -80,9 +81,9 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
-		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}}
+		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}}
 	st.parsers = []parser{
-		st.golang, st.gotestsum, &pytestParser{}, st.cargo,
+		st.golang, st.gotestsum, st.pytest, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
 		st.mocha, st.vitest, &surefireParser{}, &gradleParser{},
 	}
@@ -193,7 +194,7 @@ func (st *state) wants(l *line) bool {
 // comes next.
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 ||
-		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0
+		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
@@ -234,7 +235,7 @@ func startWanted(t []byte) bool {
 	case 'D':
 		return hasPrefix(t, "DONE ") || hasPrefix(t, "Doc-tests ")
 	case 'E':
-		return hasPrefix(t, "ERROR ") || hasPrefix(t, "E ") // pytest's assertion lines
+		return hasPrefix(t, "ERROR ") || hasPrefix(t, "E ") || hasPrefix(t, "Expected:") // pytest's assertion lines, a doctest's
 	case '_':
 		return hasPrefix(t, "___") // pytest's failure headings
 	case 'R':

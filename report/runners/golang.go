@@ -12,6 +12,9 @@ var (
 	goPkgFail  = regexp.MustCompile(`^FAIL\s+(\S+)\s+(?:\d+\.\d+s|\[([a-z ]+)\])`)
 	goFileLine = regexp.MustCompile(`^\s+([\w./-]+\.go):(\d+): ?(.*)$`)
 	goMarker   = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+	// goRunning: a test still running when go test's -timeout panicked,
+	// listed under its `running tests:` (`TestX (10s)`).
+	goRunning = regexp.MustCompile(`^(\S+) \((\d[\dhmsµn.]*s)\)$`)
 )
 
 // goAcc collects one package's test results until its package line.
@@ -185,8 +188,9 @@ func skipBlanks(b []byte) []byte {
 
 // continuation reads testify's message under an empty `file.go:12:` line
 // (`\tError Trace:\t…`, `\tError:\tNot equal:`, `\t\texpected: 2`, …):
-// the Error and Messages fields join that line's message. Any other line
-// ends it. It changes no count.
+// the Error and Messages fields join that line's message; so do
+// quicktest's `error:` block and what follows it (`got:`, `want:`) up to
+// its `comment:` or `stack:`. Any other line ends it. It changes no count.
 func (a *goAcc) continuation(text []byte) {
 	r := &a.recent
 	if !r.cont || r.n == 0 {
@@ -201,7 +205,12 @@ func (a *goAcc) continuation(text []byte) {
 	switch {
 	case labelled && (string(label) == "Error" || string(label) == "Messages"):
 		r.inErr, t = true, bytes.TrimSpace(rest)
-	case labelled && (string(label) == "Error Trace" || string(label) == "Test"):
+	case labelled && len(rest) == 0 && string(label) == "error": // quicktest's `error:`, its text below
+		r.inErr = true
+		return
+	case labelled && len(rest) == 0 && (string(label) == "got" || string(label) == "want"):
+		r.inErr = true // quicktest's, past its `comment:`
+	case labelled && (string(label) == "Error Trace" || string(label) == "Test" || string(label) == "comment" || string(label) == "stack"):
 		r.inErr = false
 		return
 	case !r.inErr:
@@ -363,6 +372,7 @@ type goParser struct {
 	inRun    bool   // a === line came after the latest --- line
 	kept     int    // passing tests named for the index so far
 	verifier bool   // re-reads a scan's lines: names no passes (see keep)
+	timedOut string // `panic: test timed out after 10s`, until the package line
 }
 
 func (p *goParser) name() string { return "go" }
@@ -381,6 +391,15 @@ func (p *goParser) feed(l *line, ws string) bool {
 	case strings.HasPrefix(t, "panic: "):
 		p.plain.flushIf(p.lastFail)
 		p.plain.merge(string(p.lastFail), decorNote{msg: t, strong: true})
+		if strings.HasPrefix(t, "panic: test timed out after ") {
+			p.timedOut = t // the tests it names next (`running tests:`) failed by it
+			return true
+		}
+	case p.timedOut != "" && goRunning.MatchString(t):
+		name := goRunning.FindStringSubmatch(t)[1]
+		p.plain.add("FAIL", name, l)
+		p.plain.merge(name, decorNote{msg: p.timedOut, strong: true})
+		return true
 	default:
 		p.feedDecor(l)
 	}
@@ -471,7 +490,7 @@ func (p *goParser) feedPackage(l *line, ws string) bool {
 		return false
 	}
 	p.plain = goAcc{recent: recentLines{owner: p.plain.recent.owner[:0], buf: p.plain.recent.buf}}
-	p.lastFail, p.cur = p.lastFail[:0], p.cur[:0]
+	p.lastFail, p.cur, p.timedOut = p.lastFail[:0], p.cur[:0], ""
 	return true
 }
 

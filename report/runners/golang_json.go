@@ -38,10 +38,18 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 			p.pkgs[ev.Package] = acc
 		}
 		switch {
+		case ok && msg == "": // its message on the next lines (testify, quicktest): see continuation
+			acc.note([]byte(ev.Test), []byte(out))
 		case ok:
 			acc.decorate(ev.Test, file, ln, msg)
 		case crash: // the test's message is the panic that ended it, as go test's plain output says
 			acc.merge(ev.Test, decorNote{msg: out, strong: true})
+			if strings.HasPrefix(out, "panic: test timed out after ") {
+				acc.add("fail", ev.Test, l) // -timeout's panic: the test it ran in gets no fail event
+				return true
+			}
+		case acc != nil && acc.recent.cont && string(acc.recent.owner) == ev.Test:
+			acc.continuation([]byte(out))
 		}
 		return false
 	case ev.Action != "pass" && ev.Action != "fail" && ev.Action != "skip":

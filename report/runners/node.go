@@ -2,6 +2,7 @@ package runners
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -131,7 +132,7 @@ func errorLine(f *Failure, t string) {
 func (p *nodeParser) yamlKey(f *Failure, key, val string) {
 	switch key {
 	case "error", "message":
-		if v := strings.Trim(val, `'"`); v != "" && v != "|-" && v != "|" && v != ">-" {
+		if v := yamlScalar(val); v != "" && v != "|-" && v != "|" && v != ">-" {
 			f.Message = v
 		} else {
 			p.inErr = true
@@ -151,6 +152,26 @@ func (p *nodeParser) yamlKey(f *Failure, key, val string) {
 			f.File, f.Line = m[1], atoi(m[2])
 		}
 	}
+}
+
+// yamlScalar is the text of a one-line YAML scalar: a quoted one loses
+// its one pair of quotes and its escapes (two single quotes for one in single quotes; `\"`,
+// `\\`, `\n` in double quotes), so that node's `error: "'a' == 'b'"`
+// keeps the single quotes of its message.
+func yamlScalar(v string) string {
+	if len(v) < 2 || v[0] != v[len(v)-1] {
+		return strings.Trim(v, `'"`)
+	}
+	switch v[0] {
+	case '\'':
+		return strings.ReplaceAll(v[1:len(v)-1], "''", "'")
+	case '"':
+		if u, err := strconv.Unquote(v); err == nil {
+			return u
+		}
+		return v[1 : len(v)-1]
+	}
+	return v
 }
 
 // diffLine reads a line of node-tap's diff: its first removed and added

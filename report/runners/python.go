@@ -19,7 +19,13 @@ type pytestParser struct {
 	atts    []attempt
 	section string            // the test of the latest `____ test ____` heading
 	firstE  map[string]string // its first `E   ` line, by test
+	doc     string            // in a doctest's section: "Expected:" or "Got:", the label of the next line
+	docMsg  string            // that doctest's `Expected: x Got: y` so far
 }
+
+// inDoctest: the parser reads the lines of a doctest's Expected:/Got:
+// block, which no start of a line announces.
+func (p *pytestParser) inDoctest() bool { return p.doc != "" || p.docMsg != "" }
 
 // maxSections bounds pytestParser.firstE.
 const maxSections = 1000
@@ -59,14 +65,29 @@ func (p *pytestParser) feed(l *line, ws string) bool {
 func (p *pytestParser) assertion(t string) {
 	switch {
 	case strings.HasPrefix(t, "___") && strings.HasSuffix(t, "___"):
-		p.section = strings.Trim(t, "_ ")
+		// a doctest's section is `[doctest] pkg.mod.func`, its test `path.py::pkg.mod.func`
+		p.section, p.doc, p.docMsg = strings.TrimPrefix(strings.Trim(t, "_ "), "[doctest] "), "", ""
 	case strings.HasPrefix(t, "E ") && p.section != "":
-		if p.firstE == nil {
-			p.firstE = map[string]string{}
+		p.note(strings.TrimSpace(t[1:]))
+	case p.section != "" && (t == "Expected:" || t == "Got:"):
+		p.doc = t // a doctest's failure: the lines under these two say it
+	case p.doc != "" && t != "":
+		p.docMsg = strings.TrimSpace(p.docMsg + " " + p.doc + " " + t)
+		if p.doc == "Got:" {
+			p.note(p.docMsg)
+			p.docMsg = ""
 		}
-		if _, ok := p.firstE[p.section]; !ok && len(p.firstE) < maxSections {
-			p.firstE[p.section] = strings.TrimSpace(t[1:])
-		}
+		p.doc = ""
+	}
+}
+
+// note keeps msg as the message of the current section's test, if it has none.
+func (p *pytestParser) note(msg string) {
+	if p.firstE == nil {
+		p.firstE = map[string]string{}
+	}
+	if _, ok := p.firstE[p.section]; !ok && len(p.firstE) < maxSections {
+		p.firstE[p.section] = msg
 	}
 }
 
@@ -78,7 +99,7 @@ func (p *pytestParser) count(ws, items string) attempt {
 	passed, skipped := n["passed"]+n["xpassed"], n["skipped"]+n["xfailed"]
 	total := passed + skipped + n["failed"] + n["error"]
 	om := p.fails.omitted
-	p.section, p.firstE = "", nil
+	p.section, p.firstE, p.doc, p.docMsg = "", nil, "", ""
 	return attempt{unit: suiteKey(ws, total), tests: intp(total),
 		passed: intp(passed), failed: intp(n["failed"]), skipped: intp(skipped),
 		errors: intp(n["error"]), failures: p.fails.take(), omitted: om}

@@ -36,7 +36,8 @@ if [ "${1:-}" = --check ]; then
 fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
-	deb-commander-jest deb-hashie-rspec)
+	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -48,6 +49,16 @@ CJSON=cjson=1.7.15-1+deb12u4
 SEMVER=librust-semver-dev=1.0.14-1
 COMMANDER=node-commander=9.4.1-1
 HASHIE=ruby-hashie=5.0.0-2
+TOOLZ=python3-toolz=0.12.0-1
+STRSIM=librust-strsim-dev=0.10.0-1
+DOTPROP=node-dot-prop=7.2.0-3
+BUILDER=ruby-builder=3.2.4-2
+PARSEDOWN=php-parsedown=1.7.4-1
+MARKED=node-marked=4.2.3+ds+~4.0.7-2
+# Its test devDependencies at the versions of its package-lock.json.
+MARKED_DEPS=(jasmine@4.5.0 @markedjs/html-differ@4.0.2 front-matter@4.0.2)
+# Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
+DOTPROP_DEPS=(ava@4.0.1)
 COMMANDER_DEPS=(jest@28.1.3 ts-jest@28.0.8 typescript@4.9.5 @types/jest@28.1.8)
 
 RL=${RUNLEDGER:-}
@@ -281,6 +292,221 @@ case_deb-hashie-rspec() {
   ],
   "message": {"Hashie::Extensions::DeepFind#deep_find_all returns nil if it does not find any matches": "expected: nil got: []"},
   "why": "ruby-hashie 5.0.0-2 (bookworm, Debian's patches applied; ruby-rspec 3.12): DeepFind#deep_find_all (lib/hashie/extensions/deep_find.rb) returns [] for no match; two of 700 examples fail, in a documentation-format log of 1100 lines"
+}
+EOF
+}
+
+case_deb-toolz-pytest() {
+	local d=$WORK/toolz
+	debx $TOOLZ "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# partition_all catches AttributeError where len() of an iterator raises
+	# TypeError: the fallback for sequences without a length is never reached.
+	replace "$lib/toolz/itertoolz.py" $'yield prev[:len(seq) % n]\n        except TypeError:' $'yield prev[:len(seq) % n]\n        except AttributeError:'
+	capture deb-toolz-pytest "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider toolz
+	cat >"$CORPUS/deb-toolz-pytest/want.json" <<'EOF'
+{
+  "runner": "pytest",
+  "must": [
+    "test_partition_all ____",
+    ">       assert list(partition_all(4, iter([obj]*7))) == result",
+    "toolz/tests/test_itertoolz.py:331: ",
+    ">               yield prev[:len(seq) % n]",
+    "E               TypeError: object of type 'list_iterator' has no len()",
+    "toolz/itertoolz.py:735: TypeError"
+  ],
+  "message": {"test_partition_all": "TypeError: object of type 'list_iterator' has no len()"},
+  "why": "python3-toolz 0.12.0-1 (bookworm, the binary package carries its tests): partition_all (toolz/itertoolz.py) catches AttributeError instead of TypeError, so len() of an iterator escapes; test_partition_all fails with a traceback through the library (test frame, then the library frame with the E line) among 180 tests"
+}
+EOF
+}
+
+case_deb-strsim-cargo() {
+	local d=$WORK/strsim
+	debx $STRSIM "$WORK/strsim-deb"
+	cp -r "$WORK"/strsim-deb/usr/share/cargo/registry/strsim-* "$d"
+	# osa_distance sizes its rows one short: indexing the last column panics.
+	replace "$d/src/lib.rs" $'    for i in 0..(b_len + 1) {\n        prev_two_distances.push(i);' $'    for i in 0..b_len {\n        prev_two_distances.push(i);'
+	# Build first, so that the captured run is the tests, not the compiler's progress.
+	(cd "$d" && cargo test --offline --no-run >/dev/null 2>&1)
+	RUST_BACKTRACE=1 capture deb-strsim-cargo "$d" cargo test --offline
+	cat >"$CORPUS/deb-strsim-cargo/want.json" <<'EOF'
+{
+  "runner": "cargo test",
+  "must": [
+    "---- tests::osa_distance_beginning_transposition stdout ----",
+    "panicked at src/lib.rs:293:59:",
+    "index out of bounds: the len is 6 but the index is 6",
+    "at ./src/lib.rs:831:23",
+    "---- tests::osa_distance_restricted_edit stdout ----",
+    "index out of bounds: the len is 7 but the index is 7",
+    "at ./src/lib.rs:841:23"
+  ],
+  "message": {"tests::osa_distance_diff": "index out of bounds: the len is 3 but the index is 3"},
+  "comment_misses": [
+    "at ./src/lib.rs:831:23",
+    "---- tests::osa_distance_restricted_edit stdout ----",
+    "at ./src/lib.rs:841:23"
+  ],
+  "why": "librust-strsim-dev 0.10.0-1 (bookworm, the crate as Debian ships it, no dependencies): osa_distance (src/lib.rs) allocates its rows one column short; 12 unit tests of the lib target panic with an index out of bounds inside the library, each with a RUST_BACKTRACE=1 backtrace (std frames, then strsim::osa_distance, then the test), and cargo stops before the integration tests. The excerpts hold every line (each test: heading, panic and message, then its strsim frames as a second excerpt); the 16 KiB comment keeps the ten listed tests' first excerpts cut to the panicked-at line (the last four lose their ---- heading) and leaves out all twelve frame excerpts, which hold the tests' own locations (src/lib.rs:831, :841)"
+}
+EOF
+}
+
+case_deb-dot-prop-ava() {
+	local d=$WORK/dot-prop
+	# As for node-commander: this mirror lacks the debian/ part, the
+	# upstream tarball (with test.js, which the npm package leaves out) is there.
+	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
+	(cd "$WORK/dl" && apt-get source -q --download-only "$DOTPROP" >/dev/null 2>&1) || true
+	mkdir -p "$d"
+	tar xzf "$WORK"/dl/node-dot-prop_*.orig.tar.gz -C "$d" --strip-components=1
+	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${DOTPROP_DEPS[@]}" >/dev/null)
+	# A `.` after an index (`[0].foo`) is refused instead of starting the next property.
+	replace "$d/index.js" $'if (currentPart === \'indexEnd\') {\n\t\t\t\t\tcurrentPart = \'property\';\n\t\t\t\t\tbreak;' $'if (currentPart === \'indexEnd\') {\n\t\t\t\t\tthrow new Error(\'Invalid character after an index\');'
+	capture deb-dot-prop-ava "$d" ../node_modules/.bin/ava
+	cat >"$CORPUS/deb-dot-prop-ava/want.json" <<'EOF'
+{
+  "runner": "ava",
+  "must": [
+    "✖ getProperty - with array indexes Error thrown in test",
+    "message: 'Invalid character after an index',",
+    "› getPathSegments (file://index.js:45:12)",
+    "› file://test.js:72:9",
+    "✖ hasProperty Error thrown in test",
+    "› hasProperty (file://index.js:263:20)",
+    "› file://test.js:375:10"
+  ],
+  "why": "node-dot-prop 7.2.0 (bookworm's upstream tarball; ava 4.0.1 from npm): getPathSegments (index.js) throws on a '.' after an index; four of nine ava tests fail with an error thrown inside the library, ava's own report (a code frame, the Error object, › stack lines), a runner runledger has no parser for"
+}
+EOF
+}
+
+case_deb-builder-minitest() {
+	local d=$WORK/builder
+	# As for node-commander: this mirror lacks the debian/ part; the upstream tarball has the tests.
+	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
+	(cd "$WORK/dl" && apt-get source -q --download-only "$BUILDER" >/dev/null 2>&1) || true
+	mkdir -p "$d"
+	tar xzf "$WORK"/dl/ruby-builder_*.orig.tar.gz -C "$d" --strip-components=1
+	# Attribute values escape a double quote as &#34; instead of &quot;.
+	replace "$d/lib/builder/xmlbase.rb" "gsub(%r{\"}, '&quot;') # \" WART" "gsub(%r{\"}, '&#34;') # \" WART"
+	# Its Rakefile's test_units task (test/test*.rb, libs . and test) with a
+	# fixed seed. Not the regression: TestBlankSlate's
+	# test_late_included_module_in_kernel_is_ok fails on ruby 3.1 as
+	# shipped, so it is filtered out.
+	capture deb-builder-minitest "$d" ruby -Ilib -I. -Itest -e 'Dir["test/test*.rb"].sort.each { |f| require "./#{f}" }' -- \
+		--seed 4242 -n '/^(?!.*#?test_late_included_module_in_kernel_is_ok$)/'
+	cat >"$CORPUS/deb-builder-minitest/want.json" <<'EOF'
+{
+  "runner": "minitest",
+  "must": [
+    "TestAttributeEscaping#test_attr_quot [",
+    "test/test_markupbuilder.rb:247]:",
+    "Expected: \"<a title=\\\"&quot;x&quot;\\\"/>\"",
+    "Actual: \"<a title=\\\"&#34;x&#34;\\\"/>\"",
+    "TestMarkup#test_attributes_escaping_can_be_turned_on [",
+    "test/test_markupbuilder.rb:91]:",
+    "+\"<ref id=\\\"&lt;H&amp;R &#34;block&#34;&gt;\\\"/>\""
+  ],
+  "message": {"test_attr_quot": "Expected: \"<a title=\\\"&quot;x&quot;\\\"/>\""},
+  "why": "ruby-builder 3.2.4 (bookworm's upstream tarball; ruby 3.1's minitest 5.15): XmlBase#_escape_attribute (lib/builder/xmlbase.rb) writes &#34; for a double quote; test_attr_quot fails with an Expected:/Actual: pair and test_attributes_escaping_can_be_turned_on with a --- expected/+++ actual diff, among 112 tests"
+}
+EOF
+}
+
+case_deb-parsedown-phpunit() {
+	local d=$WORK/parsedown
+	debsrc $PARSEDOWN "$d"
+	# escape() swaps its flags: attribute values keep their quotes (an XSS),
+	# text escapes them.
+	replace "$d/Parsedown.php" '$allowQuotes ? ENT_NOQUOTES : ENT_QUOTES' '$allowQuotes ? ENT_QUOTES : ENT_NOQUOTES'
+	# What debian/rules builds with phpab (not installed here) before it runs
+	# phpunit: vendor/autoload.php loading Parsedown and the test classes.
+	mkdir -p "$d/vendor"
+	cat >"$d/vendor/autoload.php" <<'EOF'
+<?php
+require_once __DIR__ . '/../Parsedown.php';
+spl_autoload_register(function ($class) {
+    $file = __DIR__ . '/../test/' . $class . '.php';
+    if (is_file($file)) {
+        require_once $file;
+    }
+});
+EOF
+	# As debian/rules' dh_auto_test: phpunit with the project's phpunit.xml.dist.
+	capture deb-parsedown-phpunit "$d" phpunit
+	cat >"$CORPUS/deb-parsedown-phpunit/want.json" <<'EOF'
+{
+  "runner": "phpunit",
+  "must": [
+    "1) ParsedownTest::test_ with data set #5 ('tab-indented_code_block'",
+    "+$message = &#039;Hello World!&#039;;\\n",
+    "/tmp/runledger-corpus-deb/parsedown/test/ParsedownTest.php:57",
+    "4) ParsedownTest::test_ with data set #40 ('xss_attribute_encoding'",
+    "+'<p><a href=\"https://www.example.com\"\">xss</a></p>\\n",
+    "Tests: 60, Assertions: 66, Failures: 4."
+  ],
+  "message": {"test_ with data set #40": "Failed asserting that two strings are equal."},
+  "why": "php-parsedown 1.7.4-1 (bookworm, Debian's patches applied; phpunit 9.6.7): Parsedown::escape (Parsedown.php) swaps ENT_QUOTES and ENT_NOQUOTES, so attribute values keep raw quotes (an XSS) and code blocks escape theirs; four data sets of ParsedownTest::test_ fail with --- Expected/+++ Actual diffs, after phpunit's warning that phpunit.xml.dist does not validate"
+}
+EOF
+}
+
+case_deb-marked-jasmine() {
+	local d=$WORK/marked
+	# This mirror lacks one of its component tarballs (types-marked), so
+	# apt-get source errs; the main upstream tarball has the tests.
+	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
+	(cd "$WORK/dl" && apt-get source -q --download-only "$MARKED" >/dev/null 2>&1) || true
+	mkdir -p "$d"
+	tar xJf "$WORK"/dl/node-marked_*.orig.tar.xz -C "$d" --strip-components=1
+	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${MARKED_DEPS[@]}" >/dev/null)
+	# The Slugger numbers a repeated heading id with "_" instead of "-".
+	replace "$d/src/Slugger.js" "slug = originalSlug + '-' + occurenceAccumulator;" "slug = originalSlug + '_' + occurenceAccumulator;"
+	# Its npm test (and debian/tests/pkg-js/test): jasmine --config=jasmine.json,
+	# random order with a fixed seed.
+	capture deb-marked-jasmine "$d" ../node_modules/.bin/jasmine --config=jasmine.json --seed=4242
+	cat >"$CORPUS/deb-marked-jasmine/want.json" <<'EOF'
+{
+  "runner": "jasmine",
+  "must": [
+    "1) Test slugger functionality should be unique when slug ends with number",
+    "Expected 'test_1' to be 'test-2'.",
+    "(file:///tmp/runledger-corpus-deb/marked/test/unit/marked-spec.js:35:34)",
+    "6) New pedantic_heading should pass",
+    "Actual: <h1 id=\"h1\">h1</h1><h1 id=\"h1_1\">h1</h1>",
+    "8) New heading_following_list should pass",
+    "Actual: li>foo2=bar2</li></ul><h3 id=\"level3_1\">level3</h3>",
+    "1605 specs, 8 failures"
+  ],
+  "why": "node-marked 4.2.3 (bookworm's upstream tarball; jasmine 4.5.0 and its helpers' dependencies at its package-lock versions from npm): Slugger.getNextSafeSlug (src/Slugger.js) joins a repeated id with _; five Slugger unit specs (several Message: blocks each) and three heading specs fail among 1605, after the CommonMark/GFM completion tables its spec runner prints; jasmine is a runner runledger has no parser for"
+}
+EOF
+}
+
+case_deb-toolz-doctest() {
+	local d=$WORK/toolz-doctest
+	debx $TOOLZ "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# interpose no longer drops the separator it starts with.
+	replace "$lib/toolz/itertoolz.py" $'    inposed = concat(zip(itertools.repeat(el), seq))\n    next(inposed)\n' $'    inposed = concat(zip(itertools.repeat(el), seq))\n'
+	# As toolz's own CI runs it: the tests and the docstrings' examples.
+	capture deb-toolz-doctest "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider --doctest-modules toolz
+	cat >"$CORPUS/deb-toolz-doctest/want.json" <<'EOF'
+{
+  "runner": "pytest",
+  "must": [
+    "[doctest] toolz.itertoolz.interpose ____",
+    "Expected:",
+    "    ['a', 1, 'a', 2, 'a', 3]",
+    "toolz/itertoolz.py:529: DocTestFailure",
+    ">       assert \"a\" == first(rest(interpose(\"a\", range(1000000000))))",
+    "E       AssertionError: assert 'a' == 0",
+    "toolz/tests/test_itertoolz.py:227: AssertionError"
+  ],
+  "message": {"test_interpose": "AssertionError: assert 'a' == 0", "toolz.itertoolz.interpose": "Expected: [1, 'a', 2, 'a', 3] Got: ['a', 1, 'a', 2, 'a', 3]"},
+  "why": "python3-toolz 0.12.0-1 (bookworm): interpose (toolz/itertoolz.py) keeps the leading separator; under pytest --doctest-modules its docstring example fails as a DocTestFailure (source listing, Expected:/Got:) and test_interpose with an assertion and its where-lines, among 256 tests"
 }
 EOF
 }

@@ -33,7 +33,8 @@ fi
 
 ALL=(real-pflag real-uuid real-go-toml real-burntsushi-toml real-testify real-mux-json real-qs-tape
 	real-cobra-json real-go-cmp-panic real-numeral-mocha real-retryablehttp-v real-go-cmp-build-v
-	real-cobra-json-panic)
+	real-cobra-json-panic real-cast-quicktest real-fastify-error-node-test real-objx-timeout-v
+	real-cast-quicktest-json real-cast-vet-v)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -49,6 +50,9 @@ COBRA=github.com/spf13/cobra@v1.10.1
 GOCMP=github.com/google/go-cmp@v0.7.0
 RETRYABLEHTTP=github.com/hashicorp/go-retryablehttp@v0.7.7
 NUMERAL=numeral@2.0.6
+CAST=github.com/spf13/cast@v1.5.1
+OBJX=github.com/stretchr/objx@v0.5.2
+FASTIFYERROR=@fastify/error@4.2.0
 # numeral's tests need mocha and chai (its Gruntfile runs them with grunt-mocha-test).
 NUMERAL_DEPS=(mocha@10.8.2 chai@3.5.0)
 # qs's test-time dependencies (subset of its devDependencies that test/*.js
@@ -341,6 +345,121 @@ case_real-cobra-json-panic() {
   ],
   "message": {"TestFailGenFishCompletionFile": "panic: runtime error: invalid memory address or nil pointer dereference"},
   "why": "spf13/cobra v1.10.1 as root (nothing injected): TestFailGenFishCompletionFile expects a read-only file to be unwritable, gets a nil error and panics on it; go test -json of three packages, the panic inside Output fields"
+}
+EOF
+}
+
+case_real-cast-quicktest() {
+	local d=$WORK/cast
+	gomod $CAST "$d"
+	# ToStringE formats a float32 with 64-bit precision: 8.31 becomes "8.3100004196167".
+	replace "$d/caste.go" $'return strconv.FormatFloat(float64(s), \'f\', -1, 32), nil' $'return strconv.FormatFloat(float64(s), \'f\', -1, 64), nil'
+	capture real-cast-quicktest "$d" go test ./...
+	cat >"$CORPUS/real-cast-quicktest/want.json" <<'EOF'
+{
+  "runner": "go test",
+  "must": [
+    "--- FAIL: TestToStringE",
+    "values are not equal",
+    "\"8.3100004196167\"",
+    "/tmp/runledger-corpus-real/cast/cast_test.go:284",
+    "--- FAIL: TestToStringSliceE",
+    "values are not deep equal",
+    "- \t\"1.0099999904632568\",",
+    "/tmp/runledger-corpus-real/cast/cast_test.go:741"
+  ],
+  "message": {"TestToStringE": "values are not equal"},
+  "why": "spf13/cast v1.5.1: ToStringE (caste.go) formats float32 with 64-bit precision; TestToStringE and TestToStringSliceE fail with frankban/quicktest's multi-line reports (error:, comment:, got:, want:, a diff (-got +want): block, stack:) under a bare cast_test.go:N: line"
+}
+EOF
+}
+
+case_real-fastify-error-node-test() {
+	local d=$WORK/fastify-error
+	mkdir -p "$d"
+	(cd "$WORK" && npm pack --silent "$FASTIFYERROR" >/dev/null && tar xzf fastify-error-4.2.0.tgz -C "$d" --strip-components=1)
+	# toString drops the colon after the code.
+	replace "$d/index.js" 'return `${this.name} [${this.code}]: ${this.message}`' 'return `${this.name} [${this.code}] ${this.message}`'
+	# Its test:unit script without c8's coverage wrapper: node's own runner
+	# (TAP, as node 20 reports when stdout is not a terminal).
+	capture real-fastify-error-node-test "$d" node --test
+	cat >"$CORPUS/real-fastify-error-node-test/want.json" <<'EOF'
+{
+  "runner": "node:test",
+  "must": [
+    "not ok 15 - FastifyError.toString returns code",
+    "error: \"'FastifyError [CODE] foo' == 'FastifyError [CODE]: foo'\"",
+    "TestContext.<anonymous> (/tmp/runledger-corpus-real/fastify-error/test/index.test.js:176:12)"
+  ],
+  "message": {"FastifyError.toString returns code": "'FastifyError [CODE] foo' == 'FastifyError [CODE]: foo'"},
+  "why": "@fastify/error 4.2.0 (npm, its own node:test suite): toString (index.js) omits the colon after the code; one of 29 tests fails, its YAML diagnostic (error, expected, actual, stack) in node 20's TAP output"
+}
+EOF
+}
+
+case_real-objx-timeout-v() {
+	local d=$WORK/objx
+	gomod $OBJX "$d"
+	# access's loop over a selector's [index] parts goes on instead of
+	# stopping when one does not parse: a selector like "names[0][x]"... spins.
+	replace "$d/accessors.go" $'\t\tif prevSel == thisSel {\n\t\t\tbreak\n' $'\t\tif prevSel == thisSel {\n\t\t\tcontinue\n'
+	capture real-objx-timeout-v "$d" go test -v -timeout 10s ./...
+	cat >"$CORPUS/real-objx-timeout-v/want.json" <<'EOF'
+{
+  "runner": "go test -v",
+  "must": [
+    "panic: test timed out after 10s",
+    "TestAccessorsAccessGetInsideArray (10s)",
+    "github.com/stretchr/objx.Map.Get(...)",
+    "/tmp/runledger-corpus-real/objx/accessors.go:46",
+    "/tmp/runledger-corpus-real/objx/accessors_test.go:97",
+    "FAIL\tgithub.com/stretchr/objx"
+  ],
+  "message": {"TestAccessorsAccessGetInsideArray": "panic: test timed out after 10s"},
+  "why": "stretchr/objx v0.5.2: access (accessors.go) continues instead of breaking out of its loop over [index] parts when one does not parse; TestAccessorsAccessGetInsideArray spins until go test -timeout 10s panics with its running-tests list and every goroutine's stack (the spinning one in objx.access, called from accessors_test.go:97), after go test -v's RUN/PASS lines of the tests before it"
+}
+EOF
+}
+
+case_real-cast-quicktest-json() {
+	local d=$WORK/cast-json
+	gomod $CAST "$d"
+	# As real-cast-quicktest, under go test -json: quicktest's report is one
+	# Output event a line, its message on the events after the bare file:line.
+	replace "$d/caste.go" $'return strconv.FormatFloat(float64(s), \'f\', -1, 32), nil' $'return strconv.FormatFloat(float64(s), \'f\', -1, 64), nil'
+	capture real-cast-quicktest-json "$d" go test -json ./...
+	cat >"$CORPUS/real-cast-quicktest-json/want.json" <<'EOF'
+{
+  "runner": "go test -json",
+  "must": [
+    "\"Output\":\"--- FAIL: TestToStringE",
+    "values are not equal",
+    "\\\"8.3100004196167\\\"",
+    "/tmp/runledger-corpus-real/cast-json/cast_test.go:284",
+    "\"Output\":\"--- FAIL: TestToStringSliceE",
+    "values are not deep equal",
+    "/tmp/runledger-corpus-real/cast-json/cast_test.go:741"
+  ],
+  "message": {"TestToStringE": "values are not equal got: \"8.3100004196167\" want: \"8.31\"", "TestToStringSliceE": "values are not deep equal"},
+  "why": "spf13/cast v1.5.1 under go test -json: ToStringE (caste.go) formats float32 with 64-bit precision; quicktest's multi-line reports of TestToStringE and TestToStringSliceE arrive one Output event a line, the message on the events after a bare cast_test.go:N: line"
+}
+EOF
+}
+
+case_real-cast-vet-v() {
+	local d=$WORK/cast-vet
+	gomod $CAST "$d"
+	# ToDurationE's error drops the argument of its %T: go test's vet check fails the build.
+	replace "$d/caste.go" 'err = fmt.Errorf("unable to cast %#v of type %T to Duration", i, i)' 'err = fmt.Errorf("unable to cast %#v of type %T to Duration", i)'
+	capture real-cast-vet-v "$d" go test -v ./...
+	cat >"$CORPUS/real-cast-vet-v/want.json" <<'EOF'
+{
+  "runner": "go test -v",
+  "must": [
+    "./caste.go:86:48: fmt.Errorf format %T reads arg #2, but call has 1 arg",
+    "FAIL\tgithub.com/spf13/cast [build failed]"
+  ],
+  "why": "spf13/cast v1.5.1: ToDurationE (caste.go) passes one argument to a format with two verbs; the vet checks go test runs before the tests report it under a `# [github.com/spf13/cast]` heading and the package fails as [build failed] with no test run"
 }
 EOF
 }
