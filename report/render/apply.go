@@ -245,18 +245,20 @@ func dropOrder(env *report.Envelope) [][2]int {
 // (see explains), the others only grow it. The best is not always the
 // first: a test that prints an error on purpose (a CLI's `Error: …` and
 // usage) before its assertion has its output quoted in two pieces, and
-// the piece with `x_test.go:191: Expected …` and `--- FAIL` comes last.
+// the piece with `x_test.go:191: Expected …` and `--- FAIL` comes last;
+// pytest quotes a failure's `E` lines and its `file.py:197:
+// AssertionError` location apart, and the `E` lines say it.
 func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 	best := map[[2]int]bool{}
 	for i, r := range env.Runs {
 		top := map[string]int{} // test: index of its best excerpt so far
-		score := map[int][3]int{}
+		score := map[int]worth{}
 		for j, x := range r.Excerpts {
 			if x.Test == "" {
 				continue
 			}
 			score[j] = explains(x.Text)
-			if k, ok := top[x.Test]; !ok || less(score[k], score[j]) {
+			if k, ok := top[x.Test]; !ok || score[k].less(score[j]) {
 				top[x.Test] = j // at equal strength the first: jest repeats a failure in its summary
 			}
 		}
@@ -265,7 +267,7 @@ func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 		}
 	}
 	var out [][2]int
-	worth := map[[2]int][2]int{}
+	worths := map[[2]int]worth{}
 	for _, x := range drop {
 		r := env.Runs[x[0]]
 		test := r.Excerpts[x[1]].Test
@@ -273,47 +275,22 @@ func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 			continue
 		}
 		out = append(out, x)
-		s := explains(r.Excerpts[x[1]].Text)
-		worth[x] = [2]int{s[2], s[1]}
+		w := explains(r.Excerpts[x[1]].Text)
+		worths[x] = worth{w[1], w[2], w[3]}
 	}
 	// What says least goes first: a piece holding only a heading the
-	// excerpt's label repeats before a piece holding a message (pytest's
-	// `E` lines), whatever their places.
-	sort.SliceStable(out, func(a, b int) bool {
-		wa, wb := worth[out[a]], worth[out[b]]
-		if wa[0] != wb[0] {
-			return wa[0] < wb[0]
-		}
-		return wa[1] < wb[1]
-	})
+	// excerpt's label repeats, then a piece holding only where the test
+	// failed, before a piece holding a message (pytest's `E` lines),
+	// whatever their places.
+	sort.SliceStable(out, func(a, b int) bool { return worths[out[a]].less(worths[out[b]]) })
 	return out
 }
 
-// explains scores how directly a text explains a failure, compared in
-// order: assertion or error lines that carry their own location
-// (`x_test.go:191: Expected …`, `file.py:57: AssertionError`), then
-// verdict lines (`--- FAIL`, `● name`), then assertion or error lines of
-// any kind. Lines are scored by what they say, not by where they stand:
-// a piece holding only a stack frame is not a failure's last words.
-func explains(text string) [3]int {
-	var s [3]int
-	for _, ln := range strings.SplitAfter(text, "\n") {
-		t := payload(ln)
-		switch {
-		case verdictLine(t):
-			s[1]++
-		case evidence.LineKey(ln) == 2 && !detail(t):
-			s[2]++
-			if evidence.HasLocation(ln) {
-				s[0]++
-			}
-		}
-	}
-	return s
-}
+// worth is how directly a text explains a failure (see explains),
+// compared field by field.
+type worth [4]int
 
-// less compares explains scores.
-func less(a, b [3]int) bool {
+func (a worth) less(b worth) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return a[i] < b[i]
@@ -321,6 +298,38 @@ func less(a, b [3]int) bool {
 	}
 	return false
 }
+
+// explains scores how directly a text explains a failure, compared in
+// order: assertion or error lines that carry their own location
+// (`x_test.go:191: Expected …`) or their runner's mark (pytest's `E`
+// lines: its source listing around them holds `assert` too), then assertion or error lines of any
+// kind, then bare locations (`file.py:57: AssertionError`: where, and
+// the exception's type, not what went wrong), then verdict lines (`---
+// FAIL`, `● name`), which the excerpt's label mostly repeats. Lines are
+// scored by what they say, not by where they stand: a piece holding only
+// a stack frame is not a failure's last words.
+func explains(text string) worth {
+	var s worth
+	for _, ln := range strings.SplitAfter(text, "\n") {
+		t := payload(ln)
+		switch {
+		case verdictLine(t):
+			s[3]++
+		case evidence.LineKey(ln) == 2 && !detail(t) && bareLocation.MatchString(t):
+			s[2]++
+		case evidence.LineKey(ln) == 2 && !detail(t):
+			s[1]++
+			if evidence.HasLocation(ln) || strings.HasPrefix(t, "E ") {
+				s[0]++
+			}
+		}
+	}
+	return s
+}
+
+// bareLocation is a location with only an exception's type after it,
+// pytest's last line of a failure (`pkg/test_x.py:197: AssertionError`).
+var bareLocation = regexp.MustCompile(`^\S+:\d+: [\w.]*(Error|Exception|Failure|Exit|Interrupt)\s*$`)
 
 // clampRun cuts a run's long untrusted strings, returning bytes left out.
 func clampRun(r *report.Run, limit int, w Words) int64 {
@@ -576,6 +585,9 @@ func evidenceRanks(lines []string) (ev, rank []int) {
 		case keys[i] == 2:
 			ev[i], strong = 3, true
 			rank[i] = rankMessage
+			if bareLocation.MatchString(t) {
+				rank[i] = rankWhere // `file.py:485: AssertionError`: where, its `E` lines say what
+			}
 			if detail(t) {
 				rank[i] = rankDiff
 				if evidence.LineKey(strings.TrimLeft(strings.TrimPrefix(t, "E "), " ")[2:]) == 2 {
@@ -584,6 +596,10 @@ func evidenceRanks(lines []string) (ev, rank []int) {
 			}
 		case verdictLine(t):
 			ev[i], rank[i] = 2, rankWhere
+		}
+		if i > 0 && rank[i] == rankDiff && bareAssert.MatchString(payload(lines[i-1])) {
+			// `E  +  where False = f(x)` says what `E  assert False` does not
+			rank[i], rank[i-1] = rankMessage, rankDetail
 		}
 	}
 	for i := range lines {
@@ -621,6 +637,10 @@ func evidenceRanks(lines []string) (ev, rank []int) {
 	}
 	return ev, rank
 }
+
+// bareAssert is pytest's message for an assertion on a call's result
+// (`assert f(x)`): its `+  where` line below names the call.
+var bareAssert = regexp.MustCompile(`^E\s+assert (False|None|True|0|not \S+)\s*$`)
 
 // payload is a line as a test printed it: trimmed, and for a go test
 // -json event its Output.

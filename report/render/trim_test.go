@@ -261,8 +261,12 @@ func TestLongFailureListGivesWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _, _ := strings.Cut(body, "<!-- runledger:envelope -->")
-	if n := strings.Count(md, ": AssertionError"); n != failing {
-		t.Errorf("%d of %d locations in the comment (%d bytes)", n, failing, len(body))
+	// Each quoted failure keeps what says it (the `+  where` line under a
+	// bare `assert False`) and where; the list's names gave way first, so
+	// all but the last fit whole.
+	where, locs := strings.Count(md, "+  where False"), strings.Count(md, ": AssertionError")
+	if where != locs || locs < failing-1 {
+		t.Errorf("%d where lines and %d locations of %d failures in the comment (%d bytes)", where, locs, failing, len(body))
 	}
 	got, err := ExtractEnvelope(body)
 	if err != nil {
@@ -270,5 +274,50 @@ func TestLongFailureListGivesWay(t *testing.T) {
 	}
 	if s := got.Runs[0].Summary; len(s.Failures) != listedFailures || s.FailuresOmitted != failing-listedFailures {
 		t.Errorf("embedded envelope names %d failures, %d omitted; want %d and %d", len(s.Failures), s.FailuresOmitted, listedFailures, failing-listedFailures)
+	}
+}
+
+// TestPytestPiecesKeepTheMessage: pytest's failure is quoted in pieces
+// (its heading, its source with the `E` lines, its `file.py:N:
+// AssertionError` location); when a test may keep one, it keeps the `E`
+// lines, not the location (which says where, not what) nor a piece of
+// its source listing, whose `assert` lines are code.
+func TestPytestPiecesKeepTheMessage(t *testing.T) {
+	pieces := []string{
+		"____________________ TestGrid.test_periodic _____________________\n",
+		"        G = nx.grid_2d_graph(0, 0, periodic=True)\n        assert dict(G.degree()) == {}\n",
+		">       assert nx.could_be_isomorphic(nx.grid_2d_graph(m, n, periodic=True), nx.circular_ladder_graph(5))\n" +
+			"E       assert False\nE        +  where False = could_be_isomorphic(G, H)\n",
+		"\nnetworkx/generators/tests/test_lattice.py:52: AssertionError\n",
+	}
+	r := fixtureRun("unit", 1, "failed", intp(1))
+	var at int64
+	for _, p := range pieces {
+		x := fixtureExcerpt("stdout", at, at/10+1, "failure", p)
+		x.Test = "TestGrid.test_periodic"
+		r.Excerpts = append(r.Excerpts, x)
+		at += int64(len(p)) + 100
+	}
+	env := &report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{r}}
+	ord := orderOf(env)
+	kept := map[int]bool{0: true, 1: true, 2: true, 3: true}
+	for _, x := range ord.repeats {
+		delete(kept, x[1])
+	}
+	if len(kept) != 1 || !kept[2] {
+		t.Fatalf("kept pieces %v, want only the E lines (2)", kept)
+	}
+	// Dropped first: what says least (the heading), then where, then code.
+	want := []int{0, 3, 1}
+	for i, x := range ord.repeats {
+		if x[1] != want[i] {
+			t.Errorf("repeat %d is piece %d, want %d (order %v)", i, x[1], want[i], ord.repeats)
+		}
+	}
+	// Cut to one line, the E piece keeps the line that says what failed
+	// (a bare `assert False` shorter than its omission marker stays too).
+	text, _ := trimText("unit", r.Excerpts[2], Cut{Evidence: 1}, markdownWords{})
+	if !strings.Contains(text, "+  where False = could_be_isomorphic") || strings.Contains(text, "circular_ladder_graph") {
+		t.Errorf("one evidence line kept:\n%s", text)
 	}
 }
