@@ -32,11 +32,14 @@ type markdownWords struct{}
 func (markdownWords) Cut(n int) string { return fmt.Sprintf("…[%d bytes omitted]…", n) }
 
 func (markdownWords) Lines(_ string, x report.Excerpt, from, to, total int, n int64) string {
-	where := fmt.Sprintf("%s bytes %d–%d", terminal.Clean(x.Stream, true), x.Start, x.End)
+	// The excerpt's stream and byte range head it and sit in the
+	// envelope: its line numbers say which of its bytes went, in half
+	// the bytes, and a comment with a marker in each of thirty excerpts
+	// spends them on evidence instead.
 	if x.LastLine-x.FirstLine+1 == int64(total) {
-		where = fmt.Sprintf("lines %d–%d of %s", x.FirstLine+int64(from), x.FirstLine+int64(to-1), where)
+		return fmt.Sprintf("…[%d bytes omitted: lines %d–%d]…\n", n, x.FirstLine+int64(from), x.FirstLine+int64(to-1))
 	}
-	return fmt.Sprintf("…[%d bytes omitted: %s]…\n", n, where)
+	return fmt.Sprintf("…[%d bytes omitted: of %s bytes %d–%d]…\n", n, terminal.Clean(x.Stream, true), x.Start, x.End)
 }
 
 func (markdownWords) Pointer(_ string, x report.Excerpt) string {
@@ -615,8 +618,13 @@ func evidenceRanks(lines []string) (ev, rank []int) {
 	}
 	for i := 1; i < len(lines); i++ {
 		heads := ev[i-1] == 3 && strings.HasSuffix(strings.TrimSpace(lines[i-1]), ":") // `Error:` over its message
-		if ev[i] == 0 && (heads || i+1 < len(lines) && ev[i-1] == 3 && ev[i+1] == 3) {
-			ev[i], rank[i] = 2, rankDetail // part of the message: under its heading, or between two of its lines
+		switch {
+		case ev[i] == 0 && heads && strings.TrimSpace(lines[i]) != "":
+			// the message under its heading (Rust's `panicked at src/lib.rs:293:59:`
+			// over `index out of bounds: …`) says what the heading does not
+			ev[i], rank[i] = 2, rankMessage
+		case ev[i] == 0 && i+1 < len(lines) && ev[i-1] == 3 && ev[i+1] == 3:
+			ev[i], rank[i] = 2, rankDetail // part of the message: between two of its lines
 		}
 	}
 	last := -1
