@@ -78,3 +78,64 @@ Failed asserting that false is true.`, "", 0, "Failed asserting that false is tr
 		})
 	}
 }
+
+// TestPytestFailureLine: a pytest failure's line is its section's first
+// location line, the test function's own entry (pytest hides its own
+// frames), when that entry is in the test's file; a failure raised in a
+// fixture of conftest.py, or a section with no location, has no line.
+func TestPytestFailureLine(t *testing.T) {
+	log := `=================================== FAILURES ===================================
+____________________________ TestCalc.test_add _____________________________
+
+self = <tests.test_calc.TestCalc object at 0x7f>
+
+    def test_add(self):
+>       assert add(2, 2) == 5
+E       assert 4 == 5
+
+tests/test_calc.py:9: AssertionError
+__________________________________ test_div __________________________________
+
+    def test_div():
+>       div(1, 0)
+
+tests/test_calc.py:14: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+
+    def div(a, b):
+>       return a / b
+E       ZeroDivisionError: division by zero
+
+calc/ops.py:3: ZeroDivisionError
+_______________________________ test_fixture ________________________________
+
+    @pytest.fixture
+    def db():
+>       raise RuntimeError("no db")
+E       RuntimeError: no db
+
+tests/conftest.py:5: RuntimeError
+_______________________________ test_bare ________________________________
+E       assert False
+=========================== short test summary info ============================
+FAILED tests/test_calc.py::TestCalc::test_add - assert 4 == 5
+FAILED tests/test_calc.py::test_div - ZeroDivisionError: division by zero
+FAILED tests/test_calc.py::test_fixture - RuntimeError: no db
+FAILED tests/test_calc.py::test_bare - assert False
+========================= 4 failed, 3 passed in 0.12s ==========================
+`
+	s := scanMem(t, []byte(log))
+	want := map[string]int{"tests/test_calc.py::TestCalc::test_add": 9, "tests/test_calc.py::test_div": 14,
+		"tests/test_calc.py::test_fixture": 0, "tests/test_calc.py::test_bare": 0}
+	if len(s.Failures) != len(want) {
+		t.Fatalf("%d failures, want %d: %+v", len(s.Failures), len(want), s.Failures)
+	}
+	for _, f := range s.Failures {
+		if l, ok := want[f.Name]; !ok || f.Line != l || f.File != "tests/test_calc.py" {
+			t.Errorf("%s: %s:%d, want tests/test_calc.py:%d", f.Name, f.File, f.Line, l)
+		}
+	}
+	if err := Verify(strings.NewReader(log), int64(len(log)), s); err != nil {
+		t.Errorf("verify: %v", err)
+	}
+}

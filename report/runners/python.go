@@ -2,6 +2,7 @@ package runners
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -10,18 +11,40 @@ var (
 	pytestLine  = regexp.MustCompile(`^((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun)(?:, )?)+|no tests ran) in \d+(?:\.\d+)?s\b`)
 	pytestItem  = regexp.MustCompile(`(\d+) (\w+)`)
 	pytestShort = regexp.MustCompile(`^(FAILED|ERROR) (\S+)(?: - (.*))?$`)
+	// pytestWhere: a traceback entry's location, `tests/test_x.py:197:
+	// AssertionError`, `tests/test_x.py:5:` (an entry that called on), or
+	// with --tb=short `tests/test_x.py:5: in test_foo`.
+	pytestWhere = regexp.MustCompile(`^([\w./-]+\.py):(\d+):(?: |$)`)
 )
+
+// pyPlace is where a pytest section's first traceback entry stands: the
+// test function's own line, since pytest hides its own frames.
+type pyPlace struct {
+	file string
+	line int
+}
+
+// seekLines bounds how far under a `____ name ____` heading the parser
+// looks for its first location line, so that another program's
+// underlined heading does not send every later line through it.
+const seekLines = 400
 
 // pytestParser reads the final `=== 1 failed, 2 passed in 0.12s ===` line and
 // the short summary's `FAILED path::test - message` lines before it.
 type pytestParser struct {
 	fails   failSet
 	atts    []attempt
-	section string            // the test of the latest `____ test ____` heading
-	firstE  map[string]string // its first `E   ` line, by test
-	doc     string            // in a doctest's section: "Expected:" or "Got:", the label of the next line
-	docMsg  string            // that doctest's `Expected: x Got: y` so far
+	section string             // the test of the latest `____ test ____` heading
+	firstE  map[string]string  // its first `E   ` line, by test
+	doc     string             // in a doctest's section: "Expected:" or "Got:", the label of the next line
+	docMsg  string             // that doctest's `Expected: x Got: y` so far
+	places  map[string]pyPlace // the first location line under each heading, by test
+	seek    int                // lines left to look for the current section's place
 }
+
+// seeking: the parser reads every line of a failure's section until its
+// first location line, which no start of a line announces.
+func (p *pytestParser) seeking() bool { return p.seek > 0 }
 
 // inDoctest: the parser reads the lines of a doctest's Expected:/Got:
 // block, which no start of a line announces.
@@ -44,7 +67,11 @@ func (p *pytestParser) feed(l *line, ws string) bool {
 		if e := p.firstE[strings.ReplaceAll(test, "::", ".")]; e != "" && (msg == "" || strings.HasSuffix(msg, "...")) {
 			msg = e // the short summary cuts its message to the terminal's width
 		}
-		p.fails.add(Failure{Name: m[2], File: file, Message: msg, Span: spanOf(l)})
+		f := Failure{Name: m[2], File: file, Message: msg, Span: spanOf(l)}
+		if pl, ok := p.places[strings.ReplaceAll(test, "::", ".")]; ok && pl.file == file {
+			f.Line = pl.line // not a fixture's or a helper's file: the test's own line
+		}
+		p.fails.add(f)
 		return true
 	}
 	padded := strings.HasPrefix(t, "=") && strings.HasSuffix(t, "=")
@@ -63,10 +90,20 @@ func (p *pytestParser) feed(l *line, ws string) bool {
 // the first `E   ` line under it, the assertion the short summary line
 // may have cut. It changes no count, only messages.
 func (p *pytestParser) assertion(t string) {
-	switch {
-	case strings.HasPrefix(t, "___") && strings.HasSuffix(t, "___"):
+	if strings.HasPrefix(t, "___") && strings.HasSuffix(t, "___") {
 		// a doctest's section is `[doctest] pkg.mod.func`, its test `path.py::pkg.mod.func`
 		p.section, p.doc, p.docMsg = strings.TrimPrefix(strings.Trim(t, "_ "), "[doctest] "), "", ""
+		p.seek = 0
+		if p.section != "" {
+			p.seek = seekLines
+		}
+		return
+	}
+	if p.seek > 0 {
+		p.seek--
+		p.place(t)
+	}
+	switch {
 	case strings.HasPrefix(t, "E ") && p.section != "":
 		p.note(strings.TrimSpace(t[1:]))
 	case p.section != "" && (t == "Expected:" || t == "Got:"):
@@ -78,6 +115,25 @@ func (p *pytestParser) assertion(t string) {
 			p.docMsg = ""
 		}
 		p.doc = ""
+	}
+}
+
+// place keeps the first location line of the current section.
+func (p *pytestParser) place(t string) {
+	m := pytestWhere.FindStringSubmatch(t)
+	if m == nil {
+		return
+	}
+	p.seek = 0
+	n, err := strconv.Atoi(m[2])
+	if err != nil {
+		return
+	}
+	if p.places == nil {
+		p.places = map[string]pyPlace{}
+	}
+	if _, ok := p.places[p.section]; !ok && len(p.places) < maxSections {
+		p.places[p.section] = pyPlace{file: m[1], line: n}
 	}
 }
 
@@ -99,7 +155,7 @@ func (p *pytestParser) count(ws, items string) attempt {
 	passed, skipped := n["passed"]+n["xpassed"], n["skipped"]+n["xfailed"]
 	total := passed + skipped + n["failed"] + n["error"]
 	om := p.fails.omitted
-	p.section, p.firstE, p.doc, p.docMsg = "", nil, "", ""
+	p.section, p.firstE, p.doc, p.docMsg, p.places, p.seek = "", nil, "", "", nil, 0
 	return attempt{unit: suiteKey(ws, total), tests: intp(total),
 		passed: intp(passed), failed: intp(n["failed"]), skipped: intp(skipped),
 		errors: intp(n["error"]), failures: p.fails.take(), omitted: om}
