@@ -240,6 +240,10 @@ func TestCorpusRecall(t *testing.T) {
 		case !md.all():
 			t.Logf("%s (%s): the comment at %d bytes leaves out %q, as want.json records", c.name, c.Runner, commentBudget, md.missing)
 		}
+		if def.all() && !md.all() && len(body)*10 < commentBudget*9 {
+			// the planner cut evidence while a tenth of the room was unused
+			t.Errorf("%s (%s): the comment misses %q at %d of %d bytes", c.name, c.Runner, md.missing, len(body), commentBudget)
+		}
 		if !def.all() {
 			md = def // a case counts only when the excerpts and the comment both hold every line
 		}
