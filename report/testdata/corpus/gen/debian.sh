@@ -83,6 +83,18 @@ debsrc() {
 	dpkg-source -q -x "$WORK"/dl/*.dsc "$2" >/dev/null
 }
 
+# upstream PKG=VERSION DEST: unpacks the upstream tarball of a source
+# package. This mirror serves some packages' upstream tarballs without
+# their debian/ part, so apt-get source errs; the tarball (with the tests
+# the npm or gem package leaves out) is what is needed.
+upstream() {
+	rm -rf "$2" "$WORK/dl" && mkdir -p "$WORK/dl" "$2"
+	(cd "$WORK/dl" && apt-get source -q --download-only "$1" >/dev/null 2>&1) || true
+	local tarball
+	tarball=$(ls "$WORK"/dl/*.orig.tar.* | head -n 1)
+	tar xf "$tarball" -C "$2" --strip-components=1
+}
+
 case_deb-simplejson-unittest() {
 	local d=$WORK/simplejson
 	debx $SIMPLEJSON "$d"
@@ -212,13 +224,7 @@ EOF
 
 case_deb-commander-jest() {
 	local d=$WORK/commander
-	# This mirror serves the upstream tarball of node-commander but not its
-	# debian/ part, so apt-get source reports an error: the tarball is what
-	# is needed (the npm package leaves the tests out).
-	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
-	(cd "$WORK/dl" && apt-get source -q --download-only "$COMMANDER" >/dev/null 2>&1) || true
-	mkdir -p "$d"
-	tar xzf "$WORK"/dl/node-commander_*.orig.tar.gz -C "$d" --strip-components=1
+	upstream "$COMMANDER" "$d"
 	# Its devDependencies for jest, at exact versions, in $WORK/node_modules.
 	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${COMMANDER_DEPS[@]}" >/dev/null)
 	# Help puts three spaces between an option and its description, not two.
@@ -355,12 +361,7 @@ EOF
 
 case_deb-dot-prop-ava() {
 	local d=$WORK/dot-prop
-	# As for node-commander: this mirror lacks the debian/ part, the
-	# upstream tarball (with test.js, which the npm package leaves out) is there.
-	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
-	(cd "$WORK/dl" && apt-get source -q --download-only "$DOTPROP" >/dev/null 2>&1) || true
-	mkdir -p "$d"
-	tar xzf "$WORK"/dl/node-dot-prop_*.orig.tar.gz -C "$d" --strip-components=1
+	upstream "$DOTPROP" "$d"
 	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${DOTPROP_DEPS[@]}" >/dev/null)
 	# A `.` after an index (`[0].foo`) is refused instead of starting the next property.
 	replace "$d/index.js" $'if (currentPart === \'indexEnd\') {\n\t\t\t\t\tcurrentPart = \'property\';\n\t\t\t\t\tbreak;' $'if (currentPart === \'indexEnd\') {\n\t\t\t\t\tthrow new Error(\'Invalid character after an index\');'
@@ -384,11 +385,7 @@ EOF
 
 case_deb-builder-minitest() {
 	local d=$WORK/builder
-	# As for node-commander: this mirror lacks the debian/ part; the upstream tarball has the tests.
-	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
-	(cd "$WORK/dl" && apt-get source -q --download-only "$BUILDER" >/dev/null 2>&1) || true
-	mkdir -p "$d"
-	tar xzf "$WORK"/dl/ruby-builder_*.orig.tar.gz -C "$d" --strip-components=1
+	upstream "$BUILDER" "$d"
 	# Attribute values escape a double quote as &#34; instead of &quot;.
 	replace "$d/lib/builder/xmlbase.rb" "gsub(%r{\"}, '&quot;') # \" WART" "gsub(%r{\"}, '&#34;') # \" WART"
 	# Its Rakefile's test_units task (test/test*.rb, libs . and test) with a
@@ -457,10 +454,7 @@ case_deb-marked-jasmine() {
 	local d=$WORK/marked
 	# This mirror lacks one of its component tarballs (types-marked), so
 	# apt-get source errs; the main upstream tarball has the tests.
-	rm -rf "$WORK/dl" && mkdir -p "$WORK/dl"
-	(cd "$WORK/dl" && apt-get source -q --download-only "$MARKED" >/dev/null 2>&1) || true
-	mkdir -p "$d"
-	tar xJf "$WORK"/dl/node-marked_*.orig.tar.xz -C "$d" --strip-components=1
+	upstream "$MARKED" "$d"
 	(cd "$WORK" && echo '{"private":true}' >package.json && npm install --silent --ignore-scripts --save-exact "${MARKED_DEPS[@]}" >/dev/null)
 	# The Slugger numbers a repeated heading id with "_" instead of "-".
 	replace "$d/src/Slugger.js" "slug = originalSlug + '-' + occurenceAccumulator;" "slug = originalSlug + '_' + occurenceAccumulator;"
