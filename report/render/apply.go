@@ -37,7 +37,10 @@ func (markdownWords) Lines(_ string, x report.Excerpt, from, to, total int, n in
 	// the bytes, and a comment with a marker in each of thirty excerpts
 	// spends them on evidence instead.
 	if x.LastLine-x.FirstLine+1 == int64(total) {
-		return fmt.Sprintf("…[%d bytes omitted: lines %d–%d]…\n", n, x.FirstLine+int64(from), x.FirstLine+int64(to-1))
+		if first, last := x.FirstLine+int64(from), x.FirstLine+int64(to-1); first < last {
+			return fmt.Sprintf("…[%d bytes omitted: lines %d–%d]…\n", n, first, last)
+		}
+		return fmt.Sprintf("…[%d bytes omitted: line %d]…\n", n, x.FirstLine+int64(from))
 	}
 	return fmt.Sprintf("…[%d bytes omitted: of %s bytes %d–%d]…\n", n, terminal.Clean(x.Stream, true), x.Start, x.End)
 }

@@ -321,3 +321,17 @@ func TestPytestPiecesKeepTheMessage(t *testing.T) {
 		t.Errorf("one evidence line kept:\n%s", text)
 	}
 }
+
+// TestLineMarkers: a marker names the lines it stands for by number, one
+// line as one, and not again the excerpt's byte range, which its heading
+// and the envelope give.
+func TestLineMarkers(t *testing.T) {
+	long := strings.Repeat("noise ", 20)
+	raw := long + "\n" + "    calc_test.go:9: want 4, got 5\n" + long + "\n" + long + "\n"
+	x := fixtureExcerpt("stdout", 1000, 40, "failure", raw)
+	text, _ := trimText("unit", x, Cut{Evidence: 1}, markdownWords{})
+	want := "…[121 bytes omitted: line 40]…\n    calc_test.go:9: want 4, got 5\n…[242 bytes omitted: lines 42–43]…\n"
+	if text != want {
+		t.Errorf("trimmed:\n%s\nwant:\n%s", text, want)
+	}
+}
