@@ -139,6 +139,19 @@ func ParseGoResult(t []byte) (verdict string, name []byte, ok bool) {
 	return verdict, rest[:n], true
 }
 
+// PassOf reports whether t is the `--- PASS` line of test cur, as
+// ParseGoResult reads it, for the excerpt scan, which follows the test of
+// the latest `=== RUN` line too: comparing the name in place costs less
+// than finding where it ends. cur must be Plain.
+func PassOf(t, cur []byte) bool {
+	n := len(cur)
+	return n > 0 && len(t) >= n+12 && string(t[:8]) == "--- PASS" && string(t[8:10]) == ": " &&
+		t[10+n] == ' ' && t[11+n] == '(' && string(t[10:10+n]) == string(cur) && goElapsed(t[12+n:])
+}
+
+// Plain reports a name PassOf may be given: not empty, no \s byte.
+func Plain(name []byte) bool { return len(name) > 0 && nonSpace(name) == len(name) }
+
 // parseGoResultOf is ParseGoResult for a line that most likely names cur,
 // the test of the latest `=== RUN` line: in a verbose log its verdict
 // follows, and comparing the name with cur's bytes costs less than
