@@ -198,7 +198,10 @@ func (g *goGrammar) end(b *Block, name []byte, passed bool) {
 		delete(g.active, string(name))
 	}
 	if passed && len(g.free) < 64 {
-		*b = Block{Spans: b.Spans[:0]}
+		// Field by field, not `*b = Block{…}`: a composite literal stored
+		// through a pointer is a write-barrier-checked copy of the whole
+		// struct, once a test. start sets Runner, Role and Kind again.
+		b.Test, b.Spans, b.Lines, b.heading = "", b.Spans[:0], 0, false
 		g.free = append(g.free, b)
 	}
 }
