@@ -152,7 +152,7 @@ func ScanAlso(ra io.ReaderAt, size int64, segs [][2]int64, also func(*lines.Line
 		}
 		sc.endSegment()
 	}
-	return &Result{Size: size, Blocks: sc.blocks, Head: sc.head, Tail: sc.tail.spans(), Segments: segs}, nil
+	return &Result{Size: size, Blocks: sc.blocks, Head: sc.head, Tail: sc.tail(), Segments: segs}, nil
 }
 
 func checkSegments(segs [][2]int64, size int64) error {

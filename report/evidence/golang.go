@@ -23,15 +23,18 @@ type goGrammar struct {
 	active  map[string]*Block // tests that started and have not ended, but seq
 	seq     *Block            // the test started last when no other was running
 	seqName []byte            // its name (its Block's Test is set when kept)
-	free    []*Block          // blocks of passed tests, for the next tests
-	cur     *Block            // the test the latest marker named
-	verdict *Block            // a `--- FAIL` block taking deeper lines
-	vIndent int
-	panic   *Block
-	frames  bool // the panic's goroutine trace has begun
-	race    *Block
-	build   *Block
-	buildOK bool // the `# pkg` line was followed by an error line
+	// seqPlain: seqName holds no \s byte, so its verdict line can be
+	// matched against it in place rather than parsed (see result).
+	seqPlain bool
+	free     []*Block // blocks of passed tests, for the next tests
+	cur      *Block   // the test the latest marker named
+	verdict  *Block   // a `--- FAIL` block taking deeper lines
+	vIndent  int
+	panic    *Block
+	frames   bool // the panic's goroutine trace has begun
+	race     *Block
+	build    *Block
+	buildOK  bool // the `# pkg` line was followed by an error line
 	// unbuilt holds the `FAIL pkg [build failed]` lines: which packages a
 	// build error stopped (go test -v prints them first, far from the
 	// error on stderr), quoted together as one root cause.
@@ -168,6 +171,7 @@ func (g *goGrammar) start(name []byte) *Block {
 	b.Runner, b.Role, b.Kind = "go", "test", KindTest
 	if g.seq == nil && len(g.active) == 0 {
 		g.seq, g.seqName = b, append(g.seqName[:0], name...)
+		g.seqPlain = runners.Plain(name)
 		return b
 	}
 	if g.seq != nil {
@@ -194,7 +198,10 @@ func (g *goGrammar) end(b *Block, name []byte, passed bool) {
 		delete(g.active, string(name))
 	}
 	if passed && len(g.free) < 64 {
-		*b = Block{Spans: b.Spans[:0]}
+		// Field by field, not `*b = Block{…}`: a composite literal stored
+		// through a pointer is a write-barrier-checked copy of the whole
+		// struct, once a test. start sets Runner, Role and Kind again.
+		b.Test, b.Spans, b.Lines, b.heading = "", b.Spans[:0], 0, false
 		g.free = append(g.free, b)
 	}
 }
@@ -299,6 +306,9 @@ func trimName(b []byte) []byte {
 
 // result handles `--- FAIL: name (0.00s)`, `--- PASS`, `--- SKIP`.
 func (g *goGrammar) result(l *Line, sc *scanner) bool {
+	if g.passedSeq(l.T) {
+		return true
+	}
 	verdict, nameB, ok := runners.ParseGoResult(l.T)
 	if !ok {
 		return g.output(l)
@@ -326,6 +336,19 @@ func (g *goGrammar) result(l *Line, sc *scanner) bool {
 	kept.add(l)
 	g.lastFail = Line{Start: l.Start, End: l.End, No: l.No}
 	g.verdict, g.vIndent = kept, l.Indent
+	return true
+}
+
+// passedSeq ends the sequential test on its own `--- PASS` line, what
+// result does with most verdicts of a verbose log, but with its name
+// compared in place instead of parsed and looked up. With no parallel
+// test running, the current test is the sequential one or none.
+func (g *goGrammar) passedSeq(t []byte) bool {
+	if g.seq == nil || !g.seqPlain || !runners.PassOf(t, g.seqName) {
+		return false // another test's verdict, or none: result reads it
+	}
+	g.cur, g.verdict = nil, nil
+	g.end(g.seq, g.seqName, true)
 	return true
 }
 

@@ -44,17 +44,21 @@ const digits = "0123456789"
 
 type scanner struct {
 	grammars []grammar
+	golang   *goGrammar // grammars[0], called directly on its own lines
 	generic  *genericGrammar
 	blocks   []*Block
 	spare    Block // where blocks past maxBlocks go, uncounted
 	nGeneric int
-	claimed  bool    // a grammar earlier in the list took the current line
-	prev     [4]Line // a ring of the lines before the current one (spans only); prevAt is the newest
-	prevAt   int
+	claimed  bool // a grammar earlier in the list took the current line
+	// recent is a ring of the latest lines (spans only; at is the newest),
+	// both the lines before the current one and the tail: one store a
+	// line instead of two. nPrev and nTail count those of this piece.
+	recent   [recentLines]Line
+	at       int
 	nPrev    int
+	nTail    int
 	head     []Span
 	headDone bool
-	tail     ring
 	escBuf   []byte
 	cur      Line
 	// startMask[c] has bit i set when grammar i can open something on a
@@ -64,10 +68,11 @@ type scanner struct {
 }
 
 func newScanner() *scanner {
-	sc := &scanner{tail: ring{buf: make([]Span, tailLines)}, generic: &genericGrammar{}}
+	sc := &scanner{generic: &genericGrammar{}}
 	// The declared runners' grammars (declared.go) come before pytest's
 	// and the traceback's, which leave a line one of them took alone.
-	sc.grammars = []grammar{newGoGrammar(), &goJSONGrammar{}}
+	sc.golang = newGoGrammar()
+	sc.grammars = []grammar{sc.golang, &goJSONGrammar{}}
 	sc.grammars = append(sc.grammars, declaredGrammars()...)
 	sc.grammars = append(sc.grammars,
 		&pytestGrammar{}, &tracebackGrammar{}, &cargoGrammar{}, &jestGrammar{}, &vitestGrammar{},
@@ -98,9 +103,16 @@ func (sc *scanner) open(runner, test, role string, kind Kind) *Block {
 	return b
 }
 
+// recentLines is the size of the ring of recent lines: a power of two, so
+// that a line's slot is a mask, and at least tailLines.
+const recentLines = 64
+
+// prevLines is how many of the lines before the current one before sees.
+const prevLines = 3
+
 // back returns the k-th line before the current one (0: the one just before).
 func (sc *scanner) back(k int) *Line {
-	return &sc.prev[(sc.prevAt-k+len(sc.prev))%len(sc.prev)]
+	return &sc.recent[(sc.at-k)&(recentLines-1)]
 }
 
 // before adds up to n of the lines just before the current one to b, when
@@ -130,8 +142,9 @@ func (sc *scanner) line(l *Line) {
 	if sc.busyMask&^1 == 0 && goVerdictOrRun(l.T) {
 		// Most of a `go test -v` log: no other grammar acts on these
 		// lines unless it has a block open, so only the go grammar
-		// (grammars[0]) sees them.
-		g := sc.grammars[0]
+		// (grammars[0]) sees them, called directly rather than through
+		// the interface: two of every three lines of a dense log.
+		g := sc.golang
 		sc.claimed = g.line(l, sc)
 		sc.busyMask = 0
 		if g.busy() {
@@ -187,15 +200,25 @@ func (sc *scanner) after(l *Line) {
 	if !sc.headDone && len(sc.head) < headLines {
 		sc.head = append(sc.head, Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
 	}
-	sc.tail.push(Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
-	sc.prevAt = (sc.prevAt + 1) & (len(sc.prev) - 1) // len(sc.prev) is a power of two
-	p := &sc.prev[sc.prevAt]
+	sc.at = (sc.at + 1) & (recentLines - 1)
+	p := &sc.recent[sc.at]
 	p.Start, p.End, p.No = l.Start, l.End, l.No
-	sc.nPrev = min(sc.nPrev+1, len(sc.prev)-1)
+	sc.nPrev = min(sc.nPrev+1, prevLines)
+	sc.nTail = min(sc.nTail+1, tailLines)
+}
+
+// tail returns the spans of the last lines of the latest piece, oldest first.
+func (sc *scanner) tail() []Span {
+	out := make([]Span, 0, sc.nTail)
+	for k := sc.nTail - 1; k >= 0; k-- {
+		p := &sc.recent[(sc.at-k)&(recentLines-1)]
+		out = append(out, Span{Start: p.Start, End: p.End, First: p.No, Last: p.No})
+	}
+	return out
 }
 
 func (sc *scanner) resetSegment() {
-	sc.tail.n, sc.nPrev = 0, 0
+	sc.nTail, sc.nPrev = 0, 0
 }
 
 func (sc *scanner) endSegment() {
@@ -262,32 +285,6 @@ func (sc *scanner) clean(p []byte) []byte {
 		i++
 	}
 	sc.escBuf = out
-	return out
-}
-
-// ring keeps the last spans seen, oldest first.
-type ring struct {
-	buf      []Span
-	first, n int
-}
-
-func (r *ring) push(s Span) {
-	if r.n < len(r.buf) {
-		r.buf[(r.first+r.n)%len(r.buf)] = s
-		r.n++
-		return
-	}
-	r.buf[r.first] = s
-	if r.first++; r.first == len(r.buf) { // no division: every line comes here
-		r.first = 0
-	}
-}
-
-func (r *ring) spans() []Span {
-	out := make([]Span, 0, r.n)
-	for i := 0; i < r.n; i++ {
-		out = append(out, r.buf[(r.first+i)%len(r.buf)])
-	}
 	return out
 }
 

@@ -159,10 +159,10 @@ func replay(st *state, lr *lineReader, spans []Span) error {
 		}
 		for lr.off < sp.End {
 			l, err := lr.next()
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			if err != nil {
+			if err != nil { // errors.Is only then: a call on every line
+				if errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF
+				}
 				return fmt.Errorf("range [%d,%d): %w", sp.Start, sp.End, err)
 			}
 			if l.end > sp.End {

@@ -104,6 +104,11 @@ func parseMarker(b []byte) ([]byte, bool) {
 	if i == 0 {
 		return nil, false
 	}
+	// The name most often runs to the line's end: plain shows that for
+	// less than finding where it ends.
+	if plain(rest[i:]) {
+		return rest[i:], i < len(rest)
+	}
 	n := nonSpace(rest[i:])
 	return rest[i : i+n], n > 0
 }
@@ -138,6 +143,40 @@ func ParseGoResult(t []byte) (verdict string, name []byte, ok bool) {
 	}
 	return verdict, rest[:n], true
 }
+
+// PassOf reports whether t is the `--- PASS` line of test cur, as
+// ParseGoResult reads it, for the excerpt scan, which follows the test of
+// the latest `=== RUN` line too: comparing the name in place costs less
+// than finding where it ends. cur must be Plain.
+func PassOf(t, cur []byte) bool {
+	n := len(cur)
+	return n > 0 && len(t) >= n+12 && string(t[:8]) == "--- PASS" && string(t[8:10]) == ": " &&
+		t[10+n] == ' ' && t[11+n] == '(' && string(t[10:10+n]) == string(cur) && goElapsed(t[12+n:])
+}
+
+// Plain reports a name PassOf may be given: not empty, no \s byte.
+func Plain(name []byte) bool { return len(name) > 0 && plain(name) }
+
+// plain reports whether b holds no \s byte. Most names hold no byte below
+// '!' at all, which eight bytes at a time (the last word overlapping the
+// one before) show without finding where anything is; only a name with
+// such a byte takes nonSpace.
+func plain(b []byte) bool {
+	n := len(b)
+	if n < 8 {
+		return nonSpace(b) == n
+	}
+	var m uint64
+	for i := 0; i+8 <= n; i += 8 {
+		m |= below21(binary.LittleEndian.Uint64(b[i:]))
+	}
+	m |= below21(binary.LittleEndian.Uint64(b[n-8:]))
+	return m == 0 || nonSpace(b) == n
+}
+
+// below21 is nonzero when a byte of w is below 0x21 (see nonSpace): with
+// none, no byte borrows and none sets its high bit.
+func below21(w uint64) uint64 { return (w - 0x2121212121212121) &^ w & 0x8080808080808080 }
 
 // parseGoResultOf is ParseGoResult for a line that most likely names cur,
 // the test of the latest `=== RUN` line: in a verbose log its verdict

@@ -111,9 +111,13 @@ func (lr *lineReader) build(raw []byte, n int64, cut, dirty bool) *line {
 // trimSpace is bytes.TrimSpace with the ASCII ends handled inline: it runs
 // on every line, and the call and rune checks cost more than the trimming.
 func trimSpace(b []byte) []byte {
-	for len(b) > 0 && asciiSpace[b[0]] {
-		b = b[1:]
+	// An index, then one slice: reslicing a byte at a time rewrote the
+	// slice for each of the blanks that start every t.Log line.
+	i := 0
+	for i < len(b) && asciiSpace[b[i]] {
+		i++
 	}
+	b = b[i:]
 	for len(b) > 0 && asciiSpace[b[len(b)-1]] {
 		b = b[:len(b)-1]
 	}
