@@ -80,7 +80,7 @@ type state struct {
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: &gotestsumParser{}, cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
+	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
 		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, st.pytest, st.cargo,
@@ -119,6 +119,9 @@ var npmBanner = regexp.MustCompile(`^> (\S+@\S+) \S+$`)
 func (st *state) feed(l *line) bool {
 	if st.golang.plain.recent.cont { // seldom: the call costs more than the check
 		st.golang.plain.continuation(l.textB)
+	}
+	if st.gotestsum.msgs.recent.cont {
+		st.gotestsum.msgs.continuation(l.textB)
 	}
 	if !noFast && !st.wants(l) {
 		return false
@@ -460,6 +463,17 @@ type failSet struct {
 	omitted int // failures past maxNamed; repeats among them are not told apart
 }
 
+// find returns the index of the failure named so, -1 when it is not
+// listed (past maxNamed).
+func (fs *failSet) find(classname, name string) int {
+	for i := len(fs.list) - 1; i >= 0; i-- {
+		if fs.list[i].Name == name && fs.list[i].Classname == classname {
+			return i
+		}
+	}
+	return -1
+}
+
 func (fs *failSet) add(f Failure) {
 	k := f.Classname + "\x00" + f.Name
 	if fs.seen[k] {
@@ -474,14 +488,6 @@ func (fs *failSet) add(f Failure) {
 	}
 	fs.seen[k] = true
 	fs.list = append(fs.list, f)
-}
-
-// decorate gives the latest failure the file:line output under its heading,
-// if it has none yet. It changes no count or name.
-func (fs *failSet) decorate(file, ln, msg string) {
-	if n := len(fs.list); n > 0 && fs.list[n-1].File == "" {
-		fs.list[n-1].File, fs.list[n-1].Line, fs.list[n-1].Message = file, atoi(ln), msg
-	}
 }
 
 // take returns the gathered failures and starts afresh.

@@ -16,7 +16,15 @@ type gotestsumParser struct {
 	pkgFails int // `=== FAIL: pkg  (0.00s)`: a package failed, not a test
 	fails    failSet
 	atts     []attempt
+	// msgs chooses the message of the failure whose section is being read
+	// (its entry in fails.list, -1 when none) from that section's
+	// file:line lines, as go's own parser does: the latest that reads like
+	// an assertion, not the first t.Log line.
+	msgs goAcc
+	at   int
 }
+
+func newGotestsumParser() *gotestsumParser { return &gotestsumParser{at: -1} }
 
 func (p *gotestsumParser) name() string { return "gotestsum" }
 
@@ -27,12 +35,16 @@ func (p *gotestsumParser) feed(l *line, ws string) bool {
 		if m == nil {
 			return false
 		}
+		p.settle()
 		f := Failure{Classname: m[1], Name: m[2], Span: spanOf(l)}
 		if f.Name == "" || strings.HasPrefix(f.Name, "(") {
 			f.Name, f.Message = m[1], "package failed"
 			p.pkgFails++
 		}
 		p.fails.add(f)
+		if f.Message == "" {
+			p.at = p.fails.find(f.Classname, f.Name)
+		}
 		return true
 	}
 	if !strings.HasPrefix(t, "DONE ") {
@@ -43,6 +55,7 @@ func (p *gotestsumParser) feed(l *line, ws string) bool {
 	if m == nil {
 		return false
 	}
+	p.settle()
 	// gotestsum counts a failed package among its failures but not among
 	// its tests; here it is an error.
 	n, s, e := atoi(m[2]), atoi(m[3]), atoi(m[5])
@@ -57,18 +70,27 @@ func (p *gotestsumParser) feed(l *line, ws string) bool {
 func (p *gotestsumParser) end(string) []attempt { return p.atts }
 
 // wantsDecor reports whether a `file.go:12: message` line would be kept:
-// only the latest failure's first one is.
-func (p *gotestsumParser) wantsDecor() bool {
-	n := len(p.fails.list)
-	return n > 0 && p.fails.list[n-1].File == ""
-}
+// only inside a failed test's section, where gotestsum repeats its output.
+func (p *gotestsumParser) wantsDecor() bool { return p.at >= 0 }
 
-// feedDecor attaches `    file_test.go:12: message` to the latest failure.
+// feedDecor keeps an indented `    file_test.go:12: message` line of the
+// section being read.
 func (p *gotestsumParser) feedDecor(l *line) {
-	if !p.wantsDecor() || !strings.Contains(l.text, ".go:") {
+	if p.at < 0 || len(l.textB) == 0 || l.textB[0] != ' ' && l.textB[0] != '\t' {
 		return
 	}
-	if file, ln, msg, ok := parseGoFileLine(l.text); ok {
-		p.fails.decorate(file, ln, msg)
+	p.msgs.note([]byte(p.fails.list[p.at].Name), l.textB)
+}
+
+// settle gives the section just read its message, file and line.
+func (p *gotestsumParser) settle() {
+	if p.at < 0 {
+		return
 	}
+	f := &p.fails.list[p.at]
+	p.msgs.flush()
+	if d, ok := p.msgs.decor[f.Name]; ok {
+		f.File, f.Line, f.Message = d.file, d.line, d.msg
+	}
+	p.msgs, p.at = goAcc{}, -1
 }

@@ -3,6 +3,7 @@ package runners
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,6 +171,47 @@ func TestGoReal(t *testing.T) {
 			}
 			if f := findFailure(s, "TestPanic"); c.name != "json" && (f == nil || !strings.HasPrefix(f.Message, "panic: boom")) {
 				t.Errorf("TestPanic = %+v, want its panic as the message", f)
+			}
+		})
+	}
+}
+
+// TestGotestsumReal runs the same module under gotestsum, whose failed
+// tests' sections repeat their output after the run: each message must be
+// the assertion there too, not the section's first t.Log line.
+func TestGotestsumReal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds gotestsum from the module proxy")
+	}
+	dir, bin := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, goFixture)
+	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
+	install := exec.Command("go", "install", "gotest.tools/gotestsum@v1.13.0")
+	install.Env = append(os.Environ(), append(env, "GOBIN="+bin)...)
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("go install gotestsum: %v\n%s", err, out)
+	}
+	for _, format := range []string{"testname", "standard-verbose"} {
+		t.Run(format, func(t *testing.T) {
+			log := runTool(t, dir, env, filepath.Join(bin, "gotestsum"), "--format", format, "--", "-count=1", "./...")
+			s := scanBytes(t, log)
+			if s.Source != "gotestsum" {
+				t.Fatalf("source = %q, want gotestsum\nlog:\n%s", s.Source, log)
+			}
+			for name, want := range map[string]string{
+				"TestFail":          "fix_test.go:8: want 1, got 2",
+				"TestLogsThenFails": "fix_test.go:22: Total(350 units) = 350000, want 297500",
+				"TestLabelled":      "fix_test.go:29: Not equal: expected: 2 actual : 3",
+				"TestSub/bad":       "fix_test.go:15: sub broke",
+			} {
+				f := findFailure(s, name)
+				if f == nil {
+					t.Errorf("%s: not among the failures %+v", name, s.Failures)
+					continue
+				}
+				if got := fmt.Sprintf("%s:%d: %s", f.File, f.Line, f.Message); got != want {
+					t.Errorf("%s = %q, want %q", name, got, want)
+				}
 			}
 		})
 	}
