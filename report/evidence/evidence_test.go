@@ -66,6 +66,14 @@ func TestGrammars(t *testing.T) {
 			not:  []string{"inner failure the suite expects"},
 		},
 		{
+			name: "go -v: a failed example's got and want, unindented under its verdict, far from the end",
+			log: noise(200, "Other") + "=== RUN   ExampleGreet\n--- FAIL: ExampleGreet (0.00s)\ngot:\nhello bob\nwant:\nhi bob\n" +
+				"=== RUN   ExampleLast\n--- PASS: ExampleLast (0.00s)\nFAIL\nFAIL\tex.com/greet\t0.01s\n" +
+				strings.Repeat("ok  \tex.com/z\t0.01s\n", 300),
+			want: []string{"--- FAIL: ExampleGreet", "got:", "hello bob", "want:", "hi bob"},
+			not:  []string{"ok  \tex.com/z"},
+		},
+		{
 			name: "go plain: indented output under --- FAIL",
 			log: strings.Repeat("ok  \tex.com/a\t0.01s\n", 300) + "--- FAIL: TestAdd (0.00s)\n    add_test.go:9: Add(2,2) = 5, want 4\nFAIL\nFAIL\tex.com/add\t0.01s\n" +
 				strings.Repeat("ok  \tex.com/z\t0.01s\n", 300),

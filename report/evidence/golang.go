@@ -30,11 +30,14 @@ type goGrammar struct {
 	cur      *Block   // the test the latest marker named
 	verdict  *Block   // a `--- FAIL` block taking deeper lines
 	vIndent  int
-	panic    *Block
-	frames   bool // the panic's goroutine trace has begun
-	race     *Block
-	build    *Block
-	buildOK  bool // the `# pkg` line was followed by an error line
+	// example: the verdict is an Example's, whose `got:` and `want:`
+	// output go test prints unindented under it, up to its next own line.
+	example bool
+	panic   *Block
+	frames  bool // the panic's goroutine trace has begun
+	race    *Block
+	build   *Block
+	buildOK bool // the `# pkg` line was followed by an error line
 	// unbuilt holds the `FAIL pkg [build failed]` lines: which packages a
 	// build error stopped (go test -v prints them first, far from the
 	// error on stderr), quoted together as one root cause.
@@ -209,7 +212,7 @@ func (g *goGrammar) end(b *Block, name []byte, passed bool) {
 // output gives l to the open verdict block, or to the current test.
 func (g *goGrammar) output(l *Line) bool {
 	if g.verdict != nil {
-		if l.blank() || l.Indent > g.vIndent {
+		if l.blank() || l.Indent > g.vIndent || g.example {
 			g.verdict.add(l)
 			return true
 		}
@@ -336,6 +339,7 @@ func (g *goGrammar) result(l *Line, sc *scanner) bool {
 	kept.add(l)
 	g.lastFail = Line{Start: l.Start, End: l.End, No: l.No}
 	g.verdict, g.vIndent = kept, l.Indent
+	g.example = bytes.HasPrefix(nameB, []byte("Example"))
 	return true
 }
 

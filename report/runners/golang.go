@@ -32,6 +32,7 @@ type goAcc struct {
 	recent           recentLines          // the latest file:line lines, of one test
 	passes           passList             // for the test index
 	unnamed          bool                 // a pass past maxIndexed was not named
+	example          exampleOut           // a failed example's got/want output
 }
 
 // maxDecor bounds goAcc.decor: file:line output of that many tests still
@@ -379,6 +380,9 @@ func (p *goParser) name() string { return "go" }
 
 func (p *goParser) feed(l *line, ws string) bool {
 	t := l.trim
+	if p.plain.example.reading() {
+		p.exampleLine(&p.plain, l.textB)
+	}
 	switch {
 	case strings.HasPrefix(t, "{"):
 		return p.feedJSON(l, ws)
@@ -439,8 +443,17 @@ func (p *goParser) feedResult(l *line) bool {
 	p.inRun = false
 	if m[1] == "FAIL" {
 		p.lastFail = append(p.lastFail[:0], m[2]...)
+		p.plain.example.start(m[2])
 	}
 	return true
+}
+
+// exampleLine gives a line printed after an example's --- FAIL line to
+// acc's reader, and the message it makes to the example.
+func (p *goParser) exampleLine(acc *goAcc, t []byte) {
+	if msg, done := acc.example.line(t); done && msg != "" {
+		acc.merge(acc.example.name, decorNote{msg: msg, strong: true})
+	}
 }
 
 // feedDecor attaches `    file_test.go:12: message` to the test it belongs

@@ -31,6 +31,18 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 			return false
 		}
 		out := strings.TrimRight(ev.Output, "\n")
+		if acc != nil && acc.example.reading() && acc.example.name == ev.Test {
+			p.exampleLine(acc, []byte(out))
+			return false
+		}
+		if strings.HasPrefix(out, "--- FAIL: Example") {
+			if acc == nil {
+				acc = &goAcc{verbose: true}
+				p.pkgs[ev.Package] = acc
+			}
+			acc.example.start(ev.Test)
+			return false
+		}
 		file, ln, msg, ok := parseGoFileLine(out)
 		crash := strings.HasPrefix(out, "panic: ") || strings.HasPrefix(out, "fatal error: ")
 		if (ok || crash) && acc == nil { // a test's output comes before any test of its package ends
@@ -58,6 +70,9 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 		if acc == nil {
 			acc = &goAcc{}
 			p.pkgs[ev.Package] = acc
+		}
+		if acc.example.reading() && acc.example.name == ev.Test {
+			p.exampleLine(acc, []byte("--- "+ev.Action)) // its output ends with its event
 		}
 		acc.add(ev.Action, ev.Test, l)
 		if ev.Action != "fail" {

@@ -217,6 +217,53 @@ func TestGotestsumReal(t *testing.T) {
 	}
 }
 
+// TestGoExampleReal runs a failing Example: go test prints what it got
+// and what its comment wanted under its --- FAIL line, with no file:line
+// line, so that is its message, in every output mode.
+func TestGoExampleReal(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/ex\n\ngo 1.22\n",
+		"ex_test.go": `package ex
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestFirst(t *testing.T) {}
+
+func Example_greet() {
+	fmt.Println("hello bob")
+	fmt.Println("second")
+	// Output:
+	// hi bob
+	// second
+}
+
+func Example_ok() {
+	fmt.Println("fine")
+	// Output: fine
+}
+`,
+	})
+	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
+	for _, mode := range []string{"", "-v", "-json"} {
+		t.Run("mode"+mode, func(t *testing.T) {
+			args := []string{"test", "-count=1", "./..."}
+			if mode != "" {
+				args = append(args, mode)
+			}
+			log := runTool(t, dir, env, "go", args...)
+			s := scanBytes(t, log)
+			f := findFailure(s, "Example_greet")
+			if len(s.Failures) != 1 || f == nil || f.Message != "got: hello bob second want: hi bob second" {
+				t.Errorf("failures = %+v, want Example_greet with its got and want\nlog:\n%s", s.Failures, log)
+			}
+		})
+	}
+}
+
 func findFailure(s *Summary, name string) *Failure {
 	for i := range s.Failures {
 		if s.Failures[i].Name == name {
