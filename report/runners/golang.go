@@ -436,6 +436,9 @@ func (p *goParser) feedResult(l *line) bool {
 	if m == nil {
 		return false
 	}
+	if m[1] == "FAIL" && fuzzEcho(l.textB, m[2], p.lastFail) {
+		return false // the same failure, told once
+	}
 	p.plain.add(m[1], m[2], l)
 	if m[1] != "FAIL" {
 		p.keep(&p.plain, m[1] == "SKIP", []byte(m[2]))
@@ -446,6 +449,14 @@ func (p *goParser) feedResult(l *line) bool {
 		p.plain.example.start(m[2])
 	}
 	return true
+}
+
+// fuzzEcho reports the `    --- FAIL: FuzzX` line go test -fuzz prints,
+// indented, right under the fuzz target's own `--- FAIL: FuzzX`: one
+// failure of one test, not a subtest of the same name. A test run twice
+// (-count=2) prints its verdicts unindented.
+func fuzzEcho(text []byte, name string, lastFail []byte) bool {
+	return strings.HasPrefix(name, "Fuzz") && string(lastFail) == name && len(text) > 0 && (text[0] == ' ' || text[0] == '\t')
 }
 
 // exampleLine gives a line printed after an example's --- FAIL line to

@@ -173,3 +173,31 @@ FAILED toolz/itertoolz.py::toolz.itertoolz.interpose
 		})
 	}
 }
+
+// TestGoFuzzFailureOnce: go test -fuzz prints a failing target's verdict
+// twice, the second indented under the first; that is one failed test. A
+// test run twice prints two unindented verdicts: two failures.
+func TestGoFuzzFailureOnce(t *testing.T) {
+	for _, c := range []struct {
+		name, log string
+		failed    int
+	}{
+		{"fuzz", "fuzz: elapsed: 0s, gathering baseline coverage: 0/1 completed\n" +
+			"--- FAIL: FuzzRev (0.02s)\n    --- FAIL: FuzzRev (0.00s)\n        gx_test.go:15: Rev(\"\\xcb\") is not valid UTF-8\n    \n" +
+			"    Failing input written to testdata/fuzz/FuzzRev/266bf67606c7d9f9\n    To re-run:\n    go test -run=FuzzRev/266bf67606c7d9f9\n" +
+			"FAIL\nexit status 1\nFAIL\texample.com/gx\t0.027s\n", 1},
+		{"count=2", "--- FAIL: FuzzRev (0.00s)\n    gx_test.go:15: Rev(\"\\xcb\") is not valid UTF-8\n" +
+			"--- FAIL: FuzzRev (0.00s)\n    gx_test.go:15: Rev(\"\\xcb\") is not valid UTF-8\nFAIL\nFAIL\texample.com/gx\t0.027s\n", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := scanBytes(t, []byte(c.log))
+			if num(s.Failed) != c.failed {
+				t.Errorf("failed = %d, want %d", num(s.Failed), c.failed)
+			}
+			f := findFailure(s, "FuzzRev")
+			if f == nil || f.File != "gx_test.go" || f.Line != 15 || f.Message != `Rev("\xcb") is not valid UTF-8` {
+				t.Errorf("failure = %+v, want FuzzRev at gx_test.go:15 with its message", f)
+			}
+		})
+	}
+}
