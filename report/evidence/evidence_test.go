@@ -157,6 +157,22 @@ func TestGrammars(t *testing.T) {
 			want: []string{"ERROR storage: write /var/lib/app/seg-17 failed: no space left on device"},
 		},
 		{
+			name: "a compiler's error in a file whose name starts with an error word's letter, mid-build",
+			log: strings.Repeat("Step 12 of 3000: Building C object src/CMakeFiles/core.dir/unit.c.o\n", 1500) +
+				"gcc -Wall -o app app.c\napp.c: In function 'main':\napp.c:4:11: error: too few arguments to function 'add'\n" +
+				"    4 |   int x = add(1);\n      |           ^~~\nFoo.java:12: error: cannot find symbol\n\n" +
+				strings.Repeat("Step 13 of 3000: Building C object src/CMakeFiles/core.dir/unit.c.o\n", 1500),
+			want: []string{"app.c:4:11: error: too few arguments to function 'add'", "Foo.java:12: error: cannot find symbol"},
+		},
+		{
+			name: "an exception name starting with a letter an error word starts with, in an unknown program",
+			log: strings.Repeat("processing record batch ok\n", 3000) + "KeyError: 'user_id'\n" +
+				strings.Repeat("processing record batch ok\n", 1000) + "FileNotFoundError: [Errno 2] No such file or directory: 'conf.yml'\n" +
+				strings.Repeat("processing record batch ok\n", 1000) + "AttributeError: 'NoneType' object has no attribute 'id'\n" +
+				strings.Repeat("processing record batch ok\n", 3000),
+			want: []string{"KeyError: 'user_id'", "FileNotFoundError: [Errno 2]", "AttributeError: 'NoneType' object has no attribute 'id'"},
+		},
+		{
 			name: "go -v: a panicking test with no output of its own keeps its --- FAIL line",
 			log: noise(150, "A") + "=== RUN   TestRegister\n--- FAIL: TestRegister (0.00s)\npanic: assignment to entry in nil map [recovered]\n\tpanic: assignment to entry in nil map\n\n" +
 				"goroutine 7 [running]:\nex.com/b.TestRegister(0xc0001)\n\t/src/b/b_test.go:12 +0x65\n\nFAIL\tex.com/b\t0.01s\n" + noise(150, "C"),

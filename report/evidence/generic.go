@@ -67,40 +67,63 @@ func genericMatch(t []byte, at int) bool {
 			at = locationEnd(t)
 		}
 	}
-	switch t[0] {
-	case 'F':
-		return word(t, "FAIL") || word(t, "FAILED") || word(t, "FAILURE") || word(t, "FATAL") || word(t, "Fatal") || word(t, "Failed")
-	case 'E':
-		return word(t, "ERROR") || word(t, "Error") || word(t, "Exception") || exceptionName(t) ||
-			word(t, "Expected") && genericExpected.Match(t)
-	case 'e':
-		return word(t, "error") || hasPrefix(t, "error[") || word(t, "expected") && genericExpected.Match(t)
-	case 'f':
-		return word(t, "fatal") || hasPrefix(t, "fatal error")
-	case 'p', 'P':
-		return word(t, "panic") || word(t, "PANIC")
-	case 'S':
-		return hasPrefix(t, "Segmentation fault")
-	case 'C':
-		return word(t, "CRITICAL") // Python logging's level above ERROR
-	case 'A':
-		return word(t, "Assertion") || word(t, "AssertionError") || hasPrefix(t, "Aborted") || word(t, "ASSERT")
-	case 'a':
-		return word(t, "assert") || word(t, "assertion")
-	case 'B':
-		return hasPrefix(t, "Bus error")
-	case 'K':
-		return string(t) == "Killed"
-	case 'U':
-		return word(t, "Uncaught") || word(t, "Unhandled")
-	}
-	if exceptionName(t) {
+	// A compiler's `file.c:12:5: error: …`, whatever the path starts
+	// with (`app.c`, `Foo.java`): a word below starting so is not checked.
+	if at > 0 && (hasPrefix(t[at:], "error") || hasPrefix(t[at:], "fatal error")) {
 		return true
 	}
-	if at > 0 && (hasPrefix(t[at:], "error") || hasPrefix(t[at:], "fatal error")) {
-		return true // a compiler's `file.c:12:5: error: …`
+	switch t[0] {
+	case 'F':
+		if word(t, "FAIL") || word(t, "FAILED") || word(t, "FAILURE") || word(t, "FATAL") || word(t, "Fatal") || word(t, "Failed") {
+			return true
+		}
+	case 'E':
+		if word(t, "ERROR") || word(t, "Error") || word(t, "Exception") ||
+			word(t, "Expected") && genericExpected.Match(t) {
+			return true
+		}
+	case 'e':
+		if word(t, "error") || hasPrefix(t, "error[") || word(t, "expected") && genericExpected.Match(t) {
+			return true
+		}
+	case 'f':
+		if word(t, "fatal") || hasPrefix(t, "fatal error") {
+			return true
+		}
+	case 'p', 'P':
+		if word(t, "panic") || word(t, "PANIC") {
+			return true
+		}
+	case 'S':
+		if hasPrefix(t, "Segmentation fault") {
+			return true
+		}
+	case 'C':
+		if word(t, "CRITICAL") { // Python logging's level above ERROR
+			return true
+		}
+	case 'A':
+		if word(t, "Assertion") || word(t, "AssertionError") || hasPrefix(t, "Aborted") || word(t, "ASSERT") {
+			return true
+		}
+	case 'a':
+		if word(t, "assert") || word(t, "assertion") {
+			return true
+		}
+	case 'B':
+		if hasPrefix(t, "Bus error") {
+			return true
+		}
+	case 'K':
+		if string(t) == "Killed" {
+			return true
+		}
+	case 'U':
+		if word(t, "Uncaught") || word(t, "Unhandled") {
+			return true
+		}
 	}
-	return false
+	return exceptionName(t)
 }
 
 // word reports t starting with w as a whole word: followed by the end, a

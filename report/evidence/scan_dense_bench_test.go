@@ -3,6 +3,8 @@ package evidence
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -16,6 +18,29 @@ func BenchmarkScanDense(b *testing.B) {
 	buf.WriteString("PASS\nok  \texample.com/dense\t1.0s\n")
 	ra := bytes.NewReader(buf.Bytes())
 	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Scan(ra, ra.Size(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScanUnknown: the excerpt scan of an unknown program's log (the
+// corpus's unknown-runner case, repeated to 32 MiB), where every line
+// reaches the generic error matcher.
+func BenchmarkScanUnknown(b *testing.B) {
+	logs, _ := filepath.Glob("../testdata/corpus/unknown-runner/store/*/stdout.log")
+	if len(logs) == 0 {
+		b.Skip("the corpus's unknown-runner case is not here")
+	}
+	one, err := os.ReadFile(logs[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	log := bytes.Repeat(one, max(1, (32<<20)/len(one)))
+	ra := bytes.NewReader(log)
+	b.SetBytes(int64(len(log)))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Scan(ra, ra.Size(), nil); err != nil {
