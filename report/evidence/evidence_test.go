@@ -165,6 +165,19 @@ func TestGrammars(t *testing.T) {
 			want: []string{"app.c:4:11: error: too few arguments to function 'add'", "Foo.java:12: error: cannot find symbol"},
 		},
 		{
+			name: "make -k: compiler, linker and make errors printed together, each quoted",
+			log: strings.Repeat("Step 12 of 3000: Building C object src/CMakeFiles/core.dir/unit.c.o\n", 1500) +
+				"gcc -Wall -o a a.c\na.c: In function 'main':\na.c:4:11: error: too few arguments to function 'add'\n" +
+				"    4 |   int x = add(1);\n      |           ^~~\na.c:2:5: note: declared here\n    2 | int add(int a, int b) { return a + b; }\n      |     ^~~\n" +
+				"a.c:5:20: error: expected ';' before 'return'\n    5 |   printf(\"%d\\n\", x)\n      |                    ^\n      |                    ;\n" +
+				"    6 |   return 0;\n      |   ~~~~~~\nmake: *** [Makefile:3: a] Error 1\ngcc -o b b.c\n" +
+				"/usr/bin/ld: /tmp/ccYBTZei.o: in function `main':\nb.c:(.text+0x5): undefined reference to `helper'\n" +
+				"collect2: error: ld returned 1 exit status\nmake: *** [Makefile:5: b] Error 1\nmake: Target 'all' not remade because of errors.\n\n" +
+				strings.Repeat("Step 13 of 3000: Building C object src/CMakeFiles/core.dir/unit.c.o\n", 1500),
+			want: []string{"a.c:4:11: error: too few arguments", "a.c:5:20: error: expected ';' before 'return'", "make: *** [Makefile:3: a] Error 1",
+				"b.c:(.text+0x5): undefined reference to `helper'", "collect2: error: ld returned 1 exit status", "make: *** [Makefile:5: b] Error 1"},
+		},
+		{
 			name: "an exception name starting with a letter an error word starts with, in an unknown program",
 			log: strings.Repeat("processing record batch ok\n", 3000) + "KeyError: 'user_id'\n" +
 				strings.Repeat("processing record batch ok\n", 1000) + "FileNotFoundError: [Errno 2] No such file or directory: 'conf.yml'\n" +

@@ -8,7 +8,8 @@ import (
 // genericGrammar sees only the lines no runner grammar took. It marks the
 // lines that read as an error in any framework — a leading FAIL, FAILED,
 // ERROR, Error:, error:, fatal, CRITICAL, panic, an exception name, an assertion,
-// `expected … got`, a crash message, a compiler's `file:L:C: error:` — with two lines of
+// `expected … got`, a crash message, a compiler's `file:L:C: error:`, a
+// build tool's own error line (see toolError) — with two lines of
 // context before and the lines after up to a blank one. Words must start
 // the line (after blanks and a `[LEVEL] ` tag), so prose and source listings
 // that mention them are left alone.
@@ -21,10 +22,17 @@ var (
 )
 
 func (g *genericGrammar) line(l *Line, sc *scanner) {
+	context := true
 	if g.block != nil {
-		if l.blank() || g.block.Lines >= 10 {
+		switch {
+		case l.blank() || g.block.Lines >= 10:
 			g.block = nil
-		} else {
+		case g.block.Lines >= 4 && len(l.T) >= 4 && sc.nGeneric < maxGeneric && genericMatch(l.T, locationEnd(l.T)):
+			// The next of several errors printed together (a compiler's,
+			// then the linker's and make's): its own block, so a cut of
+			// the one before cannot take it; its context is in that one.
+			g.block, context = nil, false
+		default:
 			g.block.add(l)
 			return
 		}
@@ -43,7 +51,9 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	}
 	sc.nGeneric++
 	g.block = sc.open("generic", string(clip(l.T, 200)), "error", KindError)
-	sc.before(g.block, 2, func(p *Line) bool { return true })
+	if context {
+		sc.before(g.block, 2, func(p *Line) bool { return true })
+	}
 	g.block.add(l)
 }
 
@@ -123,7 +133,7 @@ func genericMatch(t []byte, at int) bool {
 			return true
 		}
 	}
-	return exceptionName(t)
+	return exceptionName(t) || toolError(t)
 }
 
 // word reports t starting with w as a whole word: followed by the end, a

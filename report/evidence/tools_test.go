@@ -1,0 +1,44 @@
+package evidence
+
+import "testing"
+
+func TestToolError(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"collect2: error: ld returned 1 exit status", true},
+		{"clang: error: linker command failed with exit code 1 (use -v to see invocation)", true},
+		{"make[2]: *** [src/CMakeFiles/core.dir/build.make:76: src/core.o] Error 1", true},
+		{"make: *** No rule to make target 'install'.  Stop.", true},
+		{"src/app.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.", true},
+		{"src/app.ts:12:5 - error TS2322: Type 'string' is not assignable to type 'number'.", true},
+		{"12:5  error  'x' is not defined  no-undef", true},
+		{"npm ERR! code ELIFECYCLE", true},
+		{"npm error Missing script: \"lint\"", true},
+		{"E: Unable to locate package libfoo-dev", true},
+		{"CMake Error at CMakeLists.txt:12 (find_package):", true},
+		{"##[error]Process completed with exit code 1.", true},
+		{"::error file=app.js,line=1::Missing semicolon", true},
+		{"│ Error: Invalid value for variable", true},
+		{"* What went wrong:", true},
+		{"bash: line 1: pnpm: command not found", true},
+		{"sh: 1: cmake: not found", true},
+
+		{"12:30 error-free run, 3 jobs", false},
+		{"INFO: fetched 3 rows; error budget ok", false},
+		{"Note: error handling was improved in 2.0", false},
+		{"http://example.com: error: page", false},
+		{"src/app.ts(12,5): warning TS6133: 'x' is declared but never read.", false},
+		{"12:5  warning  'x' is assigned a value but never used  no-unused-vars", false},
+		{"npm notice New major version of npm available!", false},
+		{"CMake Warning at CMakeLists.txt:3 (message):", false},
+		{"* Try:", false},
+		{"make[1]: Leaving directory '/src'", false},
+		{"processing record batch ok", false},
+	} {
+		if got := toolError([]byte(c.line)); got != c.want {
+			t.Errorf("toolError(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
