@@ -196,7 +196,7 @@ func (st *state) wants(l *line) bool {
 // following reports whether a hand-written parser takes whatever line
 // comes next.
 func (st *state) following() bool {
-	return st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.mocha.msgLeft > 0 ||
+	return st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
 		st.golang.plain.example.reading()
 }
@@ -462,6 +462,13 @@ type failSet struct {
 	list    []Failure
 	seen    map[string]bool
 	omitted int // failures past maxNamed; repeats among them are not told apart
+}
+
+// place gives the latest failure the place a stack showed, if it has none.
+func (fs *failSet) place(at frame) {
+	if n := len(fs.list); n > 0 && at.file != "" && fs.list[n-1].File == "" {
+		fs.list[n-1].File, fs.list[n-1].Line = at.place()
+	}
 }
 
 // find returns the index of the failure named so, -1 when it is not

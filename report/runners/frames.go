@@ -40,7 +40,13 @@ var (
 	phpFrame = regexp.MustCompile(`^(\S+\.php):(\d+)$`)
 	// pyFrame: `File "/src/test_geo.py", line 12, in test_area`.
 	pyFrame = regexp.MustCompile(`^File "([^"]+)", line (\d+), in `)
+	// jsFrame: V8's `at fn (test/sum.test.js:7:23)` or `at file:///src/t.js:7:23`.
+	jsFrame = regexp.MustCompile(`^at (?:.*\()?(?:file://)?([^\s()]+):(\d+):\d+\)?$`)
 )
+
+// maxFrameSeek bounds the lines a JavaScript runner's failure is followed
+// for its first frame: a long diff may come between.
+const maxFrameSeek = 200
 
 // rspecLine reads RSpec's backtrace lines: the first frame in a
 // _spec.rb file, else the first frame.
@@ -64,4 +70,24 @@ func (f *frame) pyLine(t string) {
 	if m := pyFrame.FindStringSubmatch(t); m != nil {
 		f.offer(m[1], m[2], true)
 	}
+}
+
+// jsLine reads a V8 stack line: the first frame in a test file, else the
+// first frame outside node_modules and node's own modules.
+func (f *frame) jsLine(t string) {
+	if !strings.HasPrefix(t, "at ") {
+		return
+	}
+	m := jsFrame.FindStringSubmatch(t)
+	if m == nil || strings.Contains(m[1], "node_modules/") || strings.HasPrefix(m[1], "node:") || strings.HasPrefix(m[1], "internal/") {
+		return
+	}
+	f.offer(m[1], m[2], jsTestFile(m[1]))
+}
+
+// jsTestFile reports a path that names a test file the way jest, mocha
+// and their peers find them.
+func jsTestFile(p string) bool {
+	return strings.Contains(p, ".test.") || strings.Contains(p, ".spec.") || strings.Contains(p, "__tests__/") ||
+		strings.HasPrefix(p, "test/") || strings.HasPrefix(p, "tests/") || strings.Contains(p, "/test/") || strings.Contains(p, "/tests/")
 }

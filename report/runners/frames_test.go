@@ -139,3 +139,87 @@ FAILED tests/test_calc.py::test_bare - assert False
 		t.Errorf("verify: %v", err)
 	}
 }
+
+// TestJSFailurePlace: jest and mocha name no file on a failure's heading;
+// its place is the first frame of its stack in a test file, else the
+// first outside node_modules and node's own modules.
+func TestJSFailurePlace(t *testing.T) {
+	jest := `FAIL test/sum.test.js
+  ● Console
+
+    console.log
+      computing sum(2, 2)
+
+      at Object.log (test/sum.test.js:5:13)
+
+  ● sum › adds two numbers
+
+    expect(received).toBe(expected) // Object.is equality
+
+    Expected: 4
+    Received: 5
+
+    >  7 |     expect(sum(2, 2)).toBe(4);
+         |                       ^
+
+      at Object.toBe (test/sum.test.js:7:23)
+
+  ● sum › parses
+
+    TypeError: Cannot read properties of undefined (reading 'trim')
+
+      at parse (node_modules/parser/index.js:3:9)
+      at parse (src/sum.js:12:10)
+      at Object.<anonymous> (test/sum.test.js:15:12)
+
+  ● sum › crashes in a library only
+
+    RangeError: Invalid array length
+
+      at build (src/sum.js:30:5)
+      at processTicksAndRejections (node:internal/process/task_queues:95:5)
+
+Test Suites: 1 failed, 1 total
+Tests:       3 failed, 1 passed, 4 total
+`
+	mocha := `  1 passing (6ms)
+  2 failing
+
+  1) cart
+       total
+         multiplies price by quantity:
+
+      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+
+7 !== 10
+
+      at Context.<anonymous> (test/cart.test.js:12:14)
+      at process.processImmediate (node:internal/timers:483:21)
+
+  2) cart
+       firstName
+         copes with a missing profile:
+     TypeError: Cannot read properties of undefined (reading 'name')
+      at firstName (lib/cart.js:7:23)
+      at Context.<anonymous> (file:///src/shop/test/cart.test.js:22:26)
+      at process.processImmediate (node:internal/timers:483:21)
+`
+	for _, c := range []struct {
+		name, log, test, file string
+		line                  int
+	}{
+		{"jest: the matcher's frame", jest, "sum › adds two numbers", "test/sum.test.js", 7},
+		{"jest: past node_modules and library frames", jest, "sum › parses", "test/sum.test.js", 15},
+		{"jest: only library frames", jest, "sum › crashes in a library only", "src/sum.js", 30},
+		{"mocha: the test's frame", mocha, "cart total multiplies price by quantity", "test/cart.test.js", 12},
+		{"mocha: an ES module's file URL, past the library", mocha, "cart firstName copes with a missing profile", "/src/shop/test/cart.test.js", 22},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := scanBytes(t, []byte(c.log))
+			f := findFailure(s, c.test)
+			if f == nil || f.File != c.file || f.Line != c.line {
+				t.Errorf("failure %q = %+v, want %s:%d (all: %+v)", c.test, f, c.file, c.line, s.Failures)
+			}
+		})
+	}
+}

@@ -23,6 +23,10 @@ type jestParser struct {
 	fails        failSet
 	atts         []attempt
 	msgLeft      int // lines under the latest failure heading still read for its message
+	// frameLeft: lines still read for the latest failure's place, its
+	// stack's first frame in a test file (at).
+	frameLeft int
+	at        frame
 }
 
 func (p *jestParser) name() string { return "jest" }
@@ -33,6 +37,9 @@ func (p *jestParser) feed(l *line, ws string) bool {
 		// Only the message: lines that count are read on below, as
 		// Verify, which sees only those, reads them.
 		p.message(t)
+	}
+	if p.frameLeft > 0 {
+		p.seekFrame(t)
 	}
 	switch {
 	case strings.HasPrefix(t, "● "):
@@ -67,11 +74,25 @@ func (p *jestParser) feedFail(l *line) bool {
 	}
 	n := len(p.fails.list)
 	p.fails.add(f)
-	p.msgLeft = 0
+	p.msgLeft, p.frameLeft = 0, 0
 	if len(p.fails.list) > n {
-		p.msgLeft = 8
+		p.msgLeft, p.frameLeft, p.at = 8, maxFrameSeek, frame{}
 	}
 	return true
+}
+
+// seekFrame reads the latest failure's lines for its stack's first frame
+// in a test file, up to the next heading or suite.
+func (p *jestParser) seekFrame(t string) {
+	p.frameLeft--
+	stop := strings.HasPrefix(t, "● ") || strings.HasPrefix(t, "FAIL ") || strings.HasPrefix(t, "PASS ") || strings.HasPrefix(t, "Test Suites:")
+	if !stop {
+		p.at.jsLine(t)
+	}
+	if stop || p.at.test || p.frameLeft == 0 {
+		p.frameLeft = 0
+		p.fails.place(p.at)
+	}
 }
 
 // message reads the lines under a failure heading: the matcher's line

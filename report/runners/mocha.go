@@ -24,6 +24,10 @@ type mochaParser struct {
 	span    *Span
 	atts    []attempt
 	msgLeft int // lines under the latest failure title still read for its message
+	// frameLeft: lines still read for the latest failure's place, its
+	// stack's first frame in a test file (at).
+	frameLeft int
+	at        frame
 }
 
 func (p *mochaParser) name() string { return "mocha" }
@@ -36,6 +40,9 @@ func (p *mochaParser) feed(l *line, ws string) bool {
 	}
 	if p.msgLeft > 0 {
 		p.message(t) // changes no count: the line is read on as Verify reads it
+	}
+	if p.frameLeft > 0 {
+		p.seekFrame(t)
 	}
 	if !startsDigit(t) {
 		return false
@@ -82,7 +89,7 @@ func (p *mochaParser) continueTitle(l *line) {
 	p.span.End, p.span.LastLine = l.end, l.num
 	if strings.HasSuffix(t, ":") {
 		p.open.failures = append(p.open.failures, Failure{Name: strings.Join(p.title, " "), Span: p.span})
-		p.title, p.msgLeft = nil, 6
+		p.title, p.msgLeft, p.frameLeft, p.at = nil, 6, maxFrameSeek, frame{}
 		p.failing = len(p.open.failures) < *p.open.failed
 	}
 }
@@ -112,11 +119,28 @@ func (p *mochaParser) message(t string) {
 	}
 }
 
+// seekFrame reads the latest failure's lines for its stack's first frame
+// in a test file, up to the next failure's title.
+func (p *mochaParser) seekFrame(t string) {
+	p.frameLeft--
+	stop := p.open == nil || mochaTitle.MatchString(t) || mochaPassing.MatchString(t)
+	if !stop {
+		p.at.jsLine(t)
+	}
+	if stop || p.at.test || p.frameLeft == 0 {
+		p.frameLeft = 0
+		if p.open != nil && len(p.open.failures) > 0 && p.at.file != "" {
+			f := &p.open.failures[len(p.open.failures)-1]
+			f.File, f.Line = p.at.place()
+		}
+	}
+}
+
 func (p *mochaParser) close() {
 	if p.open != nil {
 		p.open.unit = suiteKey(p.open.unit, *p.open.tests)
 		p.atts = append(p.atts, *p.open)
-		p.open, p.failing, p.title, p.msgLeft = nil, false, nil, 0
+		p.open, p.failing, p.title, p.msgLeft, p.frameLeft = nil, false, nil, 0, 0
 	}
 }
 
