@@ -474,7 +474,7 @@ case_deb-marked-jasmine() {
     "Actual: li>foo2=bar2</li></ul><h3 id=\"level3_1\">level3</h3>",
     "1605 specs, 8 failures"
   ],
-  "why": "node-marked 4.2.3 (bookworm's upstream tarball; jasmine 4.5.0 and its helpers' dependencies at its package-lock versions from npm): Slugger.getNextSafeSlug (src/Slugger.js) joins a repeated id with _; five Slugger unit specs (several Message: blocks each) and three heading specs fail among 1605, after the CommonMark/GFM completion tables its spec runner prints; jasmine is a runner runledger has no parser for"
+  "why": "node-marked 4.2.3 (bookworm's upstream tarball; jasmine 4.5.0 and its helpers' dependencies at its package-lock versions from npm): Slugger.getNextSafeSlug (src/Slugger.js) joins a repeated id with _; five Slugger unit specs (several Message: blocks each) and three heading specs fail among 1605, after the CommonMark/GFM completion tables its spec runner prints; jasmine's summary is declared in report/runners/declare_jasmine.go"
 }
 EOF
 }
