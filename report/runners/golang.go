@@ -33,6 +33,7 @@ type goAcc struct {
 	passes           passList             // for the test index
 	unnamed          bool                 // a pass past maxIndexed was not named
 	example          exampleOut           // a failed example's got/want output
+	panicAt          panicPlace           // the trace under a test's panic
 }
 
 // maxDecor bounds goAcc.decor: file:line output of that many tests still
@@ -383,6 +384,11 @@ func (p *goParser) feed(l *line, ws string) bool {
 	if p.plain.example.reading() {
 		p.exampleLine(&p.plain, l.textB)
 	}
+	if p.plain.panicAt.reading() {
+		if file, ln, ok := p.plain.panicAt.line(l.textB); ok {
+			p.plain.panicked(p.plain.panicAt.test, file, ln)
+		}
+	}
 	switch {
 	case strings.HasPrefix(t, "{"):
 		return p.feedJSON(l, ws)
@@ -399,6 +405,7 @@ func (p *goParser) feed(l *line, ws string) bool {
 			p.timedOut = t // the tests it names next (`running tests:`) failed by it
 			return true
 		}
+		p.plain.panicAt.start(string(p.lastFail))
 	case p.timedOut != "" && goRunning.MatchString(t):
 		name := goRunning.FindStringSubmatch(t)[1]
 		p.plain.add("FAIL", name, l)

@@ -31,6 +31,11 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 			return false
 		}
 		out := strings.TrimRight(ev.Output, "\n")
+		if acc != nil && acc.panicAt.reading() && acc.panicAt.test == ev.Test {
+			if file, ln, ok := acc.panicAt.line([]byte(out)); ok {
+				acc.panicked(ev.Test, file, ln)
+			}
+		}
 		if acc != nil && acc.example.reading() && acc.example.name == ev.Test {
 			p.exampleLine(acc, []byte(out))
 			return false
@@ -60,6 +65,7 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 				acc.add("fail", ev.Test, l) // -timeout's panic: the test it ran in gets no fail event
 				return true
 			}
+			acc.panicAt.start(ev.Test)
 		case acc != nil && acc.recent.cont && string(acc.recent.owner) == ev.Test:
 			acc.continuation([]byte(out))
 		}

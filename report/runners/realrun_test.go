@@ -172,6 +172,10 @@ func TestGoReal(t *testing.T) {
 			if f := findFailure(s, "TestPanic"); c.name != "json" && (f == nil || !strings.HasPrefix(f.Message, "panic: boom")) {
 				t.Errorf("TestPanic = %+v, want its panic as the message", f)
 			}
+			// Its place is the test's frame in the trace under the panic.
+			if f := findFailure(s, "TestPanic"); f == nil || f.File != filepath.Join(dir, "panicky", "panic_test.go") || f.Line != 7 {
+				t.Errorf("TestPanic = %+v, want its place panicky/panic_test.go:7 from the trace", f)
+			}
 		})
 	}
 }
