@@ -64,6 +64,7 @@ type state struct {
 	parsers   []parser
 	golang    *goParser
 	gotestsum *gotestsumParser
+	ava       *avaParser
 	cargo     *cargoParser
 	mocha     *mochaParser
 	jest      *jestParser
@@ -80,12 +81,12 @@ type state struct {
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{},
+	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(),
 		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, st.pytest, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, st.ava, &surefireParser{}, &gradleParser{},
 	}
 	st.declared = declaredParsers()
 	return st
@@ -198,7 +199,7 @@ func (st *state) wants(l *line) bool {
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading()
+		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.ava.following()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
@@ -226,8 +227,8 @@ func startWanted(t []byte) bool {
 	switch t[0] {
 	case '{', '=', '[', '>': // JSON, ===, pytest, maven, gradle/npm
 		return true
-	case 0xE2: // ℹ ✖ ● only: a verbose jest or mocha log is mostly ✓ lines
-		return hasPrefix(t, "ℹ ") || hasPrefix(t, "✖ ") || hasPrefix(t, "● ")
+	case 0xE2: // ℹ ✖ ● ✘ ─ only: a verbose jest or mocha log is mostly ✓ lines, node's spec ✔ lines
+		return hasPrefix(t, "ℹ ") || hasPrefix(t, "✖ ") || hasPrefix(t, "● ") || hasPrefix(t, "✘ [") || string(t) == "─"
 	case '-':
 		return hasPrefix(t, "--- ") || hasPrefix(t, "---- ")
 	case 'o':

@@ -137,6 +137,11 @@ func FuzzMocha(f *testing.F) {
 	fuzzParser(f, "  1 passing (3ms)\n  1 failing\n\n  1) suite\n       fails:\n", sample(f, "mocha-fail.log"))
 }
 
+func FuzzAva(f *testing.F) {
+	fuzzParser(f, "  ✘ [fail]: a fails sum\n  ─\n\n  a fails\n\n  test.js:3\n\n  sum\n\n  ─\n\n  1 test failed\n",
+		"  ✔ one\n  ─\n\n  1 test passed\n  1 test skipped\n", "  ✖ b Error thrown in test\n  ─\n  b\n  ─\n  1 test failed\n  1 known failure\n")
+}
+
 func FuzzSurefire(f *testing.F) {
 	fuzzParser(f, "[ERROR]   CalcTest.adds:3 expected\n[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0\n",
 		sample(f, "surefire-multimodule.log"))

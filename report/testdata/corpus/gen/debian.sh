@@ -378,7 +378,7 @@ case_deb-dot-prop-ava() {
     "› hasProperty (file://index.js:263:20)",
     "› file://test.js:375:10"
   ],
-  "why": "node-dot-prop 7.2.0 (bookworm's upstream tarball; ava 4.0.1 from npm): getPathSegments (index.js) throws on a '.' after an index; four of nine ava tests fail with an error thrown inside the library, ava's own report (a code frame, the Error object, › stack lines), a runner runledger has no parser for"
+  "why": "node-dot-prop 7.2.0 (bookworm's upstream tarball; ava 4.0.1 from npm): getPathSegments (index.js) throws on a '.' after an index; four of nine ava tests fail with an error thrown inside the library, ava's own report (a code frame, the Error object, › stack lines), read by report/runners/ava.go"
 }
 EOF
 }
