@@ -197,7 +197,7 @@ func (st *state) wants(l *line) bool {
 // following reports whether a hand-written parser takes whatever line
 // comes next.
 func (st *state) following() bool {
-	return st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
+	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
 		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.ava.following()
 }

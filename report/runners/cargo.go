@@ -6,9 +6,11 @@ import (
 )
 
 var (
-	cargoResult  = regexp.MustCompile(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; \d+ filtered out`)
-	cargoUnit    = regexp.MustCompile(`^(?:Running (.+)|Doc-tests (\S+))$`)
-	cargoFailed  = regexp.MustCompile(`^(?:---- (\S+) stdout ----|test (\S+)(?: - should panic)? \.\.\. FAILED)$`)
+	cargoResult = regexp.MustCompile(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; \d+ filtered out`)
+	cargoUnit   = regexp.MustCompile(`^(?:Running (.+)|Doc-tests (\S+))$`)
+	// A doc test is named by its file, item and line: `src/lib.rs - add (line 3)`.
+	cargoFailed  = regexp.MustCompile(`^(?:---- (.+?) stdout ----|test (.+?)(?: - should panic)? \.\.\. FAILED)$`)
+	cargoDoctest = regexp.MustCompile(`^(\S+\.rs) - .* \(line (\d+)\)(?: - compile(?: fail)?)?$`)
 	cargoPanicAt = regexp.MustCompile(`^thread '([^']+)'(?: \(\d+\))? panicked at ([^:\s]+):(\d+):\d+:?$`)
 )
 
@@ -20,16 +22,32 @@ type cargoParser struct {
 	atts  []attempt
 	decor map[string]Failure
 	msgOf string // the test whose panic message is the next line
+	// more: lines still read after a panic's message for assert_eq!'s
+	// `left:` and `right:` (of the test named moreOf).
+	more    int
+	moreOf  string
+	section string // the test of the latest `---- name stdout ----` line
 }
 
 func (p *cargoParser) name() string { return "cargo" }
 
 func (p *cargoParser) feed(l *line, ws string) bool {
 	t := l.trim
+	if p.more > 0 {
+		p.more--
+		if strings.HasPrefix(t, "left:") || strings.HasPrefix(t, "right:") {
+			d := p.decor[p.moreOf]
+			d.Message += " " + strings.Join(strings.Fields(t), " ")
+			p.decor[p.moreOf] = d
+		} else {
+			p.more = 0
+		}
+	}
 	if p.msgOf != "" {
 		d := p.decor[p.msgOf]
 		d.Message, p.msgOf = t, ""
 		p.decor[d.Name] = d
+		p.more, p.moreOf = 2, d.Name
 	}
 	switch {
 	case strings.HasPrefix(t, "Running "), strings.HasPrefix(t, "Doc-tests "):
@@ -60,6 +78,9 @@ func (p *cargoParser) feedTest(l *line) bool {
 	}
 	if m := cargoFailed.FindStringSubmatch(l.trim); m != nil {
 		p.fails.add(Failure{Name: m[1] + m[2], Classname: p.unit, Span: spanOf(l)})
+		if m[1] != "" {
+			p.section = m[1]
+		}
 		return true
 	}
 	return false
@@ -74,9 +95,15 @@ func (p *cargoParser) feedPanic(t string) {
 	if p.decor == nil {
 		p.decor = map[string]Failure{}
 	}
-	if _, ok := p.decor[m[1]]; !ok {
-		p.decor[m[1]] = Failure{Name: m[1], File: m[2], Line: atoi(m[3])}
-		p.msgOf = m[1]
+	f := Failure{Name: m[1], File: m[2], Line: atoi(m[3])}
+	// A doc test runs as its own program: its thread is main, its place
+	// a file of the compiler's; the place is the example's, in its name.
+	if d := cargoDoctest.FindStringSubmatch(p.section); m[1] == "main" && d != nil {
+		f = Failure{Name: p.section, File: d[1], Line: atoi(d[2])}
+	}
+	if _, ok := p.decor[f.Name]; !ok {
+		p.decor[f.Name] = f
+		p.msgOf = f.Name
 	}
 }
 

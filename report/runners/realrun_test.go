@@ -343,7 +343,12 @@ func TestCargoReal(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"Cargo.toml": "[package]\nname = \"fix\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
-		"src/lib.rs": `pub fn add(a: i32, b: i32) -> i32 { a + b }
+		"src/lib.rs": `/// Adds.
+///
+/// ` + "```" + `
+/// assert_eq!(fix::add(1, 2), 4);
+/// ` + "```" + `
+pub fn add(a: i32, b: i32) -> i32 { a + b }
 
 #[cfg(test)]
 mod tests {
@@ -366,11 +371,18 @@ mod tests {
     fn panics() { panic!("expected"); }
 }
 `})
-	log := runTool(t, dir, []string{"CARGO_TERM_COLOR=always"}, cargo, "test", "--offline")
+	log := runTool(t, dir, []string{"CARGO_TERM_COLOR=always", "RUST_BACKTRACE=0"}, cargo, "test", "--offline", "--no-fail-fast")
 	s := scanBytes(t, log)
-	check(t, s, want{"cargo", 4, 2, 1, 1, 0, []string{"tests::adds_wrongly"}, nil, 1}, log)
-	if f := findFailure(s, "tests::adds_wrongly"); f == nil || f.File != "src/lib.rs" || f.Line != 12 {
-		t.Errorf("failure location = %+v, want src/lib.rs:12", f)
+	check(t, s, want{"cargo", 5, 2, 2, 1, 0, []string{"tests::adds_wrongly", "src/lib.rs - add (line 3)"}, nil, 2}, log)
+	if f := findFailure(s, "tests::adds_wrongly"); f == nil || f.File != "src/lib.rs" || f.Line != 17 ||
+		f.Message != "assertion `left == right` failed left: 2 right: 3" {
+		t.Errorf("failure = %+v, want src/lib.rs:17 with assert_eq!'s left and right", f)
+	}
+	// A doc test panics in a program of its own, thread main: its place
+	// is its example's, from its name.
+	if f := findFailure(s, "src/lib.rs - add (line 3)"); f == nil || f.File != "src/lib.rs" || f.Line != 3 ||
+		f.Message != "assertion `left == right` failed left: 3 right: 4" {
+		t.Errorf("doc test failure = %+v, want src/lib.rs:3 with assert_eq!'s left and right", f)
 	}
 }
 
