@@ -199,7 +199,7 @@ func (st *state) wants(l *line) bool {
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.ava.following()
+		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
@@ -253,6 +253,8 @@ func startWanted(t []byte) bool {
 		return hasPrefix(t, "not ok ")
 	case 'T':
 		return hasPrefix(t, "Test")
+	case 'W':
+		return hasPrefix(t, "WARNING: DATA RACE")
 	}
 	return t[0] >= '0' && t[0] <= '9'
 }

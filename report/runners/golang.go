@@ -34,6 +34,7 @@ type goAcc struct {
 	unnamed          bool                 // a pass past maxIndexed was not named
 	example          exampleOut           // a failed example's got/want output
 	panicAt          panicPlace           // the trace under a test's panic
+	race             raceReport           // the race detector's reports
 }
 
 // maxDecor bounds goAcc.decor: file:line output of that many tests still
@@ -283,6 +284,11 @@ func (a *goAcc) merge(name string, d decorNote) {
 	if name == "" {
 		return
 	}
+	if d.msg == raceDetected && d.file == "testing.go" {
+		if n := a.race.take(name); n != nil {
+			d = decorNote{file: n.file, line: n.line, msg: n.msg, strong: true}
+		}
+	}
 	if a.decor == nil {
 		a.decor = map[string]decorNote{}
 	}
@@ -383,6 +389,14 @@ func (p *goParser) feed(l *line, ws string) bool {
 	t := l.trim
 	if p.plain.example.reading() {
 		p.exampleLine(&p.plain, l.textB)
+	}
+	if p.plain.race.reading() {
+		p.plain.race.line(l.textB)
+		return false
+	}
+	if strings.HasPrefix(t, "WARNING: DATA RACE") {
+		p.plain.race.start()
+		return false
 	}
 	if p.plain.panicAt.reading() {
 		if file, ln, ok := p.plain.panicAt.line(l.textB); ok {

@@ -31,6 +31,18 @@ func (p *goParser) feedJSON(l *line, ws string) bool {
 			return false
 		}
 		out := strings.TrimRight(ev.Output, "\n")
+		if acc != nil && acc.race.reading() {
+			acc.race.line([]byte(out))
+			return false
+		}
+		if strings.HasPrefix(out, "WARNING: DATA RACE") {
+			if acc == nil {
+				acc = &goAcc{verbose: true}
+				p.pkgs[ev.Package] = acc
+			}
+			acc.race.start()
+			return false
+		}
 		if acc != nil && acc.panicAt.reading() && acc.panicAt.test == ev.Test {
 			if file, ln, ok := acc.panicAt.line([]byte(out)); ok {
 				acc.panicked(ev.Test, file, ln)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -263,6 +264,58 @@ func Example_ok() {
 			f := findFailure(s, "Example_greet")
 			if len(s.Failures) != 1 || f == nil || f.Message != "got: hello bob second want: hi bob second" {
 				t.Errorf("failures = %+v, want Example_greet with its got and want\nlog:\n%s", s.Failures, log)
+			}
+		})
+	}
+}
+
+// TestGoRaceReal runs a test the race detector catches: testing prints
+// only `testing.go:N: race detected during execution of test`, so the
+// message is the report's two accesses and the place its test frame.
+func TestGoRaceReal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with -race")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/racy\n\ngo 1.22\n",
+		"racy_test.go": `package racy
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestOK(t *testing.T) {}
+
+func TestRacy(t *testing.T) {
+	x := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); x++ }()
+	go func() { defer wg.Done(); x++ }()
+	wg.Wait()
+	_ = x
+}
+`,
+	})
+	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "CGO_ENABLED=1"}
+	for _, mode := range []string{"", "-v", "-json"} {
+		t.Run("mode"+mode, func(t *testing.T) {
+			args := []string{"test", "-race", "-count=1", "./..."}
+			if mode != "" {
+				args = append(args, mode)
+			}
+			log := runTool(t, dir, env, "go", args...)
+			s := scanBytes(t, log)
+			f := findFailure(s, "TestRacy")
+			if f == nil {
+				t.Fatalf("no TestRacy among the failures %+v\nlog:\n%s", s.Failures, log)
+			}
+			// Which goroutine runs first varies: either is the access.
+			want := regexp.MustCompile(`^data race: (Read|Write) racy_test\.go:(14|15) in TestRacy\.func[12]; Previous (read|write) racy_test\.go:(14|15) in TestRacy\.func[12]$`)
+			if !want.MatchString(f.Message) || f.File != filepath.Join(dir, "racy_test.go") || f.Line != 14 && f.Line != 15 {
+				t.Errorf("TestRacy = %s:%d %q, want racy_test.go:14 or 15 and a message matching %s", f.File, f.Line, f.Message, want)
 			}
 		})
 	}
