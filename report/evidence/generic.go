@@ -60,6 +60,14 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 // genericMatch reports a line that reads as an error; at is where a
 // leading `file:L:C: ` ends (locationEnd).
 func genericMatch(t []byte, at int) bool {
+	if t[0] == '#' {
+		if rest := skipBuildKit(t); len(rest) < len(t) {
+			if len(rest) < 4 {
+				return false
+			}
+			t, at = rest, locationEnd(rest)
+		}
+	}
 	if rest := skipStamp(t); len(rest) < len(t) {
 		// A logger's `2026-01-02 15:04:05,123 ERROR name: …`: the level
 		// starts the line once its time is set aside.
@@ -177,6 +185,27 @@ func skipStamp(t []byte) []byte {
 		t = bytes.TrimLeft(t[end:], " ")
 	}
 	return t
+}
+
+// skipBuildKit returns t after the step number and time docker's BuildKit
+// puts before each line a build step prints (`#12 3.456 `), or t.
+func skipBuildKit(t []byte) []byte {
+	i := 1
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 1 || i == len(t) || t[i] != ' ' {
+		return t
+	}
+	rest := t[i+1:]
+	j := 0
+	for j < len(rest) && (rest[j] >= '0' && rest[j] <= '9' || rest[j] == '.') {
+		j++
+	}
+	if j > 0 && j < len(rest) && rest[j] == ' ' && bytes.IndexByte(rest[:j], '.') > 0 {
+		rest = rest[j+1:]
+	}
+	return rest
 }
 
 func stampWord(w []byte) bool {

@@ -42,3 +42,22 @@ func TestToolError(t *testing.T) {
 		}
 	}
 }
+
+func TestGenericMatchBuildKit(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"#12 ERROR: process \"/bin/sh -c make\" did not complete successfully: exit code: 2", true},
+		{"#12 3.456 src/app.c:3:1: error: unknown type name 'foo'", true},
+		{"#12 3.456 make: *** [Makefile:4: app] Error 1", true},
+		{"#12 3.456 gcc -c -o app.o app.c", false},
+		{"#12 DONE 0.1s", false},
+		{"# Building the docs", false},
+	} {
+		line := []byte(c.line)
+		if got := genericMatch(line, locationEnd(line)); got != c.want {
+			t.Errorf("genericMatch(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
