@@ -76,10 +76,20 @@ func countCTest(m ...[]string) (Counts, bool) {
 type ctestOutput struct {
 	first, reason string
 	done          bool
+	// at is the place: the reason's own leading `file.c:18:`, else the
+	// first frame of a sanitizer's stack in the project's code.
+	at frame
 }
 
+var (
+	// cPlace: a C or C++ `file.c:18:` (or `file.cpp:18:5:`) starting a line.
+	cPlace = regexp.MustCompile(`^([^\s:]+\.(?:c|cc|cpp|cxx|h|hh|hpp)):(\d+):`)
+	// asanFrame: `#0 0x5640 in ring_push /src/ring.c:13` (and `:13:5`).
+	asanFrame = regexp.MustCompile(`^#\d+ 0x[0-9a-f]+ in \S+ (\S+?):(\d+)(?::\d+)?$`)
+)
+
 func (c *ctestOutput) line(text string) {
-	if c.done || c.reason != "" {
+	if c.done {
 		return
 	}
 	if ctestNext.MatchString(text) {
@@ -90,13 +100,35 @@ func (c *ctestOutput) line(text string) {
 	if t == "" {
 		return
 	}
+	if c.reason != "" {
+		c.frame(t)
+		return
+	}
 	if c.first == "" {
 		c.first = clipMessage(t)
 	}
 	if ctestAssert.MatchString(t) {
 		c.reason = clipMessage(t)
+		if m := cPlace.FindStringSubmatch(t); m != nil {
+			c.at.offer(m[1], m[2], true)
+		}
 	}
 }
+
+// frame reads a sanitizer's stack under the reason for the first frame
+// outside the sanitizer's runtime and the system's libraries.
+func (c *ctestOutput) frame(t string) {
+	if c.at.file != "" || !strings.HasPrefix(t, "#") {
+		return
+	}
+	m := asanFrame.FindStringSubmatch(t)
+	if m == nil || strings.Contains(m[1], "sanitizer") || strings.HasPrefix(m[1], "/usr/") || strings.HasPrefix(m[1], "../") {
+		return
+	}
+	c.at.offer(m[1], m[2], true)
+}
+
+func (c *ctestOutput) place() (string, int) { return c.at.place() }
 
 func (c *ctestOutput) message() string {
 	if c.reason != "" {

@@ -148,3 +148,31 @@ func FuzzCTest(f *testing.F) {
 	fuzzDeclared(f, "Test project /b\n1/1 Test #1: a ....***Failed    0.00 sec\nboom\n\n0% tests passed, 1 tests failed out of 1\n",
 		"Test project /b\n\n100% tests passed, 0 tests failed out of 3\n", "Test project /b\n1/2 Test #1: x ...***Timeout   1.00 sec\n")
 }
+
+// TestCTestPlace: a failing test's place is its reason's own `file.c:18:`,
+// else the first frame of a sanitizer's stack in the project's code.
+func TestCTestPlace(t *testing.T) {
+	for _, c := range []struct {
+		name, out, file string
+		line            int
+	}{
+		{"the reason's location", "running parse\ncheck_parse.cpp:18: parse_hex: expected 255, got 0\n", "check_parse.cpp", 18},
+		{"a sanitizer's first project frame", "=================================================================\n" +
+			"==774==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x603000000090\n" +
+			"WRITE of size 4 at 0x603000000090 thread T0\n" +
+			"    #0 0x7fa in __interceptor_memcpy ../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc:827\n" +
+			"    #1 0x564b in ring_push /src/ring/ring.c:13\n    #2 0x564c in main /src/ring/test_wrap.c:5\n",
+			"/src/ring/ring.c", 13},
+		{"none", "checking rounding\nassertion failed: round(2.5) == 3\n", "", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &ctestOutput{}
+			for _, l := range strings.Split(strings.TrimSuffix(c.out, "\n"), "\n") {
+				r.line(l)
+			}
+			if file, line := r.place(); file != c.file || line != c.line {
+				t.Errorf("place = %s:%d, want %s:%d (message %q)", file, line, c.file, c.line, r.message())
+			}
+		})
+	}
+}
