@@ -1,6 +1,7 @@
 package runners
 
 import (
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -70,20 +71,34 @@ func countMinitest(m ...[]string) (Counts, bool) {
 type minitestMessage struct {
 	parts []string
 	done  bool
+	// at: an error's heading gives no place; its backtrace's first frame
+	// in a test file does (`test/stack_test.rb:21:in 'test_pop'`).
+	at frame
 }
 
-var minitestFrame = regexp.MustCompile(`^\s+\S+:\d+:in `)
+var minitestFrame = regexp.MustCompile(`^\s+(\S+?):(\d+):in `)
 
 func (r *minitestMessage) line(text string) {
 	t := strings.TrimSpace(text)
+	if m := minitestFrame.FindStringSubmatch(text); m != nil {
+		r.at.offer(m[1], m[2], rubyTestFile(m[1]))
+		return
+	}
 	switch {
 	case r.done:
 	case t == "":
 		r.done = len(r.parts) > 0
-	case minitestFrame.MatchString(text):
 	case len(r.parts) < 6:
 		r.parts = append(r.parts, strings.Join(strings.Fields(t), " "))
 	}
+}
+
+func (r *minitestMessage) place() (string, int) { return r.at.place() }
+
+// rubyTestFile reports a path that names a minitest file, as rake's test
+// task finds them: test/…, …_test.rb, test_….rb.
+func rubyTestFile(p string) bool {
+	return strings.HasSuffix(p, "_test.rb") || strings.HasPrefix(path.Base(p), "test_") || strings.Contains("/"+p, "/test/")
 }
 
 func (r *minitestMessage) message() string { return clipMessage(strings.Join(r.parts, " ")) }

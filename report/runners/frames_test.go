@@ -61,6 +61,10 @@ Traceback (most recent call last):
 ValueError: cannot compute leadterm`, "sympy/core/tests/test_expr.py", 0, "ValueError: cannot compute leadterm"},
 		{"no frame", &phpunitMessage{}, "", `
 Failed asserting that false is true.`, "", 0, "Failed asserting that false is true."},
+		{"minitest: an error's backtrace, past the library's frame", &minitestMessage{}, "", `
+NoMethodError: undefined method ` + "`pop'" + ` for #<Stack:0x00007f90 @items=[:a]>
+    lib/stack.rb:9:in ` + "`peek'" + `
+    test/stack_test.rb:21:in ` + "`test_pop'", "test/stack_test.rb", 21, "NoMethodError: undefined method `pop' for #<Stack:0x00007f90 @items=[:a]>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
