@@ -96,8 +96,12 @@ func genericMatch(t []byte, at int) bool {
 			return true
 		}
 	case 'E':
-		if word(t, "ERROR") || word(t, "Error") || word(t, "Exception") ||
+		if word(t, "ERROR") || word(t, "Error") || word(t, "Exception") || hasPrefix(t, "ERR_PNPM_") ||
 			word(t, "Expected") && genericExpected.Match(t) {
+			return true
+		}
+	case 'l':
+		if logfmtError(t) {
 			return true
 		}
 	case 'e':
@@ -142,6 +146,23 @@ func genericMatch(t []byte, at int) bool {
 		}
 	}
 	return exceptionName(t) || toolError(t)
+}
+
+// logfmtError reports a logfmt line (logrus, zap's console, slog's
+// TextHandler) at level error or above: `level=error msg="…"`, after its
+// time (skipStamp has set `time=…` aside).
+func logfmtError(t []byte) bool {
+	for _, p := range []string{"level=", "lvl="} {
+		if hasPrefix(t, p) {
+			v := bytes.TrimPrefix(t[len(p):], []byte(`"`))
+			for _, l := range []string{"error", "ERROR", "eror", "fatal", "FATAL", "panic", "PANIC", "crit", "CRIT"} {
+				if hasPrefix(v, l) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // word reports t starting with w as a whole word: followed by the end, a

@@ -43,7 +43,7 @@ func TestToolError(t *testing.T) {
 	}
 }
 
-func TestGenericMatchBuildKit(t *testing.T) {
+func TestGenericMatchShapes(t *testing.T) {
 	for _, c := range []struct {
 		line string
 		want bool
@@ -53,6 +53,11 @@ func TestGenericMatchBuildKit(t *testing.T) {
 		{"#12 3.456 make: *** [Makefile:4: app] Error 1", true},
 		{"#12 3.456 gcc -c -o app.o app.c", false},
 		{"#12 DONE 0.1s", false},
+		{`time="2026-12-03T06:00:00Z" level=error msg="connect to db: refused"`, true},
+		{`time=2026-12-03T06:00:00.000Z level=ERROR msg="write failed" err="disk full"`, true},
+		{`level=fatal msg="cannot start"`, true},
+		{`time="2026-12-03T06:00:00Z" level=info msg="error budget ok"`, false},
+		{"ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  @acme/web@1.0.0 test: `jest`", true},
 		{"# Building the docs", false},
 	} {
 		line := []byte(c.line)
