@@ -248,8 +248,10 @@ func TestConcurrentMatrixJobs(t *testing.T) {
 			p, clk := newTestPublisher(t, f, tokInstallation, func(c *Config) {
 				// Longer than one read-to-write window of the fake
 				// (two requests of up to 15 ms plus validation), with
-				// room for a loaded machine.
-				c.Settle = 100 * time.Millisecond
+				// room for a loaded machine: at 100 ms, 20 legs under
+				// Wine on two cores shared with other builds (load 9)
+				// lost a section twice in a row; production's is 2 s.
+				c.Settle = 250 * time.Millisecond
 				c.MaxTries = 12
 			})
 			clk.scale = time.Second
