@@ -31,6 +31,9 @@ type attempt struct {
 	named  bool
 	// note says how a count was derived (a declared total's Counts.Note).
 	note string
+	// flaky: tests the runner itself reports as failed then passed on a
+	// rerun (Surefire's Flakes:), within this attempt.
+	flaky []TestRef
 }
 
 // maxNamed bounds the failing tests named per result block and per
@@ -65,6 +68,7 @@ type state struct {
 	golang    *goParser
 	gotestsum *gotestsumParser
 	ava       *avaParser
+	surefire  *surefireParser
 	cargo     *cargoParser
 	mocha     *mochaParser
 	jest      *jestParser
@@ -81,12 +85,12 @@ type state struct {
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(),
+	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(), surefire: newSurefireParser(),
 		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, st.pytest, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.ava, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, st.ava, st.surefire, &gradleParser{},
 	}
 	st.declared = declaredParsers()
 	return st
@@ -199,7 +203,7 @@ func (st *state) wants(l *line) bool {
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following()
+		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.surefire.following()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
@@ -382,6 +386,11 @@ func mergePart(s *Summary, p part, index bool) {
 			s.Failures = append(s.Failures, f)
 		}
 		flakyOf(s, p.attempts, u, last[u])
+		for _, t := range fin.flaky {
+			if !slices.Contains(s.Flaky, t) {
+				s.Flaky = append(s.Flaky, t)
+			}
+		}
 	}
 	if index {
 		indexPart(&s.Index, p, order, last, s.Flaky[flaky0:])
