@@ -31,7 +31,6 @@ func TestJVMGrammar(t *testing.T) {
 	}{
 		{"surefire 2.22, JUnit 4, whole stacks, in colour", readSample(t, "surefire-junit4-color.log"), 4000,
 			[]string{
-				"addsLarge(com.example.calc.CalcTest)  Time elapsed:",
 				"java.lang.AssertionError: expected:<8> but was:<9>",
 				"at com.example.calc.CalcTest.addsLarge(CalcTest.java:18)",
 				"Expected: is \"1,000\"", "but: was \"1000\"",
@@ -43,9 +42,7 @@ func TestJVMGrammar(t *testing.T) {
 			[]string{"NativeMethodAccessorImpl", "ForkedBooter", "at org.junit.Assert.assertEquals", "BlockJUnit4ClassRunner", "There are test failures."}},
 		{"surefire 2.22, JUnit 5: causes, nested classes, parameterised cases", padding + readSample(t, "surefire-junit5-fail.log"), 3000,
 			[]string{
-				"[ERROR] rejectsNegativeAge  Time elapsed:",
 				"Caused by: java.lang.IllegalArgumentException: negative age: -3",
-				"[ERROR] countsMany{String, int}[3]  Time elapsed:",
 				"org.opentest4j.AssertionFailedError: age ==> expected: <41> but was: <42>",
 				"at com.example.words.WordsTest$Ages.parsesAge(WordsTest.java:48)",
 				"java.lang.IllegalStateException: dictionary.txt not found",
@@ -81,6 +78,26 @@ func TestJVMGrammar(t *testing.T) {
 			}
 			checkPieces(t, tt.log, nil, ps)
 		})
+	}
+}
+
+// TestSurefireBlockNames: a report's heading names its block (the
+// excerpt's label shows it) and is not quoted.
+func TestSurefireBlockNames(t *testing.T) {
+	log := strings.Repeat("[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/org/example/lib/1.0/lib-1.0.jar (12 kB at 100 kB/s)\n", 200) +
+		readSample(t, "surefire-junit5-fail.log") + readSample(t, "surefire-multimodule.log")
+	ps, _ := plan(t, log, Budget{Bytes: 4000, Block: 1200, Ended: true})
+	names := map[string]bool{}
+	for _, p := range ps {
+		names[p.Test] = true
+		if strings.Contains(log[p.Start:p.End], "Time elapsed") {
+			t.Errorf("a heading is quoted: %q", log[p.Start:p.End])
+		}
+	}
+	for _, n := range []string{"rejectsNegativeAge", "countsMany{String, int}[3]", "com.example.words.DictionaryTest", "com.example.core.CalcTest.subtractsWrongly"} {
+		if !names[n] {
+			t.Errorf("no excerpt of %q among %v", n, names)
+		}
 	}
 }
 

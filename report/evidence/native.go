@@ -84,15 +84,16 @@ func (g *sanitizerGrammar) line(l *Line, sc *scanner) bool {
 }
 
 // jvmGrammar reads the JVM build tools' failures:
-//   - Maven Surefire's failing test report, `testX(com.x.YTest)  Time
-//     elapsed: … <<< FAILURE!` (or `<<< ERROR!`; surefire 3's
-//     `com.x.YTest.testX -- Time elapsed: …`; JUnit 5's bare method under
-//     surefire 2), its exception's message lines (Hamcrest's and
-//     multi-line diffs' included, blank lines within), and its stack: the
-//     frames in the project's code, `Caused by:` and its message, not the
-//     JDK's, the test framework's and the runner's frames (the thirty
-//     lines of reflection under every JUnit failure), up to the blank line
-//     after the stack;
+//   - Maven Surefire's failing test report under its heading,
+//     `testX(com.x.YTest)  Time elapsed: … <<< FAILURE!` (or `<<< ERROR!`;
+//     surefire 3's `com.x.YTest.testX -- Time elapsed: …`; JUnit 5's bare
+//     method under surefire 2), which names the block and is not quoted:
+//     its exception's message lines (Hamcrest's and multi-line diffs'
+//     included, blank lines within), and its stack: the frames in the
+//     project's code, `Caused by:` and its message, not the JDK's, the
+//     test framework's and the runner's frames (the thirty lines of
+//     reflection under every JUnit failure), up to the blank line after
+//     the stack;
 //   - javac's errors as the Maven compiler plugin prints them,
 //     `[ERROR] /src/Foo.java:[12,5] cannot find symbol` with its `symbol:`
 //     and `location:` lines: the build's root cause (once: Maven repeats
@@ -176,7 +177,14 @@ func (g *jvmGrammar) line(l *Line, sc *scanner) bool {
 	default:
 		return false
 	}
-	g.block.heading = g.mode != 'c'
+	if g.mode == 's' {
+		// The heading is the block's name, which the excerpt's label
+		// shows: with many failures, a share of the budget goes further
+		// on the assertion and the frame than on a line of names and
+		// timings.
+		return true
+	}
+	g.block.heading = g.mode == 'g'
 	g.block.add(l)
 	return true
 }

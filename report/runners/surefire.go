@@ -31,8 +31,9 @@ import (
 // (JUnit 5 under surefire 2: the class is the one the class line above
 // named), `com.x.Class.method -- Time elapsed` (surefire 3), or the class
 // alone when its set-up failed. The Results list names a test by its
-// class's simple name and the method its stack's test frame is in, with
-// that frame's line, and its message cut to a line; with
+// class's simple name (an inherited test's as `SubTest>BaseTest.method`)
+// and the method its stack's test frame is in, with that frame's line,
+// and its message cut to a line; with
 // rerunFailingTestsCount a test's fully qualified name heads its `Run 1:`,
 // `Run 2:` lines instead.
 //
@@ -67,8 +68,8 @@ type surefireParser struct {
 type sfReport struct {
 	class, name string // name "" for a class whose set-up failed
 	msg         []string
-	at          frame
-	frames      bool // its stack started: a blank line ends it
+	frames      []sfFrame // the first frames in the project's code
+	stack       bool      // its stack started: a blank line ends it
 	lines       int
 	used        bool // matched to a Results entry
 }
@@ -242,15 +243,15 @@ func (p *surefireParser) reportLine(t string) bool {
 	r.lines++
 	switch {
 	case t == "":
-		if r.frames { // the blank line after the stack
+		if r.stack { // the blank line after the stack
 			p.reading = -1
 		}
 	case strings.HasPrefix(t, "at "):
-		r.frames = true
+		r.stack = true
 		r.frame(t)
 	case strings.HasPrefix(t, "Caused by:") || strings.HasPrefix(t, "Suppressed:") || strings.HasPrefix(t, "... "):
-		r.frames = true
-	case !r.frames && len(r.msg) < sfMsgLines:
+		r.stack = true
+	case !r.stack && len(r.msg) < sfMsgLines:
 		r.msg = append(r.msg, t)
 	}
 	if r.lines >= sfReportLines {
@@ -259,21 +260,48 @@ func (p *surefireParser) reportLine(t string) bool {
 	return true
 }
 
-// frame offers a stack frame as the report's place: the first frame in
-// the test's class (a nested or anonymous class of it included), else the
-// first in the project's code, as the package path of its class and its
-// file: `com/example/CalcTest.java`.
+// sfFrame is a stack frame in the project's code.
+type sfFrame struct {
+	class, file string
+	line        int
+}
+
+// sfFrames bounds the frames kept of a report.
+const sfFrames = 16
+
+// frame keeps a stack frame in the project's code (not the JDK's, a test
+// framework's or the runner's), its file as its class's package path and
+// its file name: `com/example/CalcTest.java`.
 func (r *sfReport) frame(t string) {
 	m := jvmFrame.FindStringSubmatch(t)
-	if m == nil || m[3] == "" || jvmstack.Framework(m[1]) {
+	if m == nil || m[3] == "" || len(r.frames) >= sfFrames || jvmstack.Framework(m[1]) {
 		return
 	}
-	cls := m[1]
-	file := m[2]
+	cls, file := m[1], m[2]
 	if i := strings.LastIndexByte(cls, '.'); i > 0 {
 		file = strings.ReplaceAll(cls[:i], ".", "/") + "/" + file
 	}
-	r.at.offer(file, m[3], r.class != "" && (cls == r.class || strings.HasPrefix(cls, r.class+"$")))
+	r.frames = append(r.frames, sfFrame{cls, file, atoi(m[3])})
+}
+
+// place is the report's first frame in the test's class, or in the class
+// that declares the test (`AllocateDirectHexTest>HexTest.testX`: its
+// superclass), a nested or anonymous class of either included; else its
+// first frame in the project's code.
+func (r *sfReport) place(declaring string) (string, int) {
+	in := func(cls, of string) bool {
+		return of != "" && (cls == of || strings.HasPrefix(cls, of+"$") ||
+			!strings.Contains(of, ".") && (sfSimple(cls) == of || strings.HasPrefix(sfSimple(cls), of+"$")))
+	}
+	for _, f := range r.frames {
+		if in(f.class, r.class) || in(f.class, declaring) {
+			return f.file, f.line
+		}
+	}
+	if len(r.frames) > 0 {
+		return r.frames[0].file, r.frames[0].line
+	}
+	return "", 0
 }
 
 // message is the report's exception line and the lines of its message,
@@ -326,7 +354,7 @@ func (p *surefireParser) title(t string) bool {
 	if m[3] != "" {
 		cls = m[3]
 	}
-	p.entryOf(cls, "", method, 0, "")
+	p.entryOf(cls, "", "", method, 0, "")
 	return true
 }
 
@@ -338,7 +366,7 @@ func (p *surefireParser) entryLine(t string) bool {
 		if i := strings.Index(t, ": "); i > 4 && allDigits(t[4:i]) {
 			if p.entry >= 0 && i+2 < len(t) {
 				msg := t[i+2:]
-				if _, _, _, m, ok := sfEntry(msg); ok {
+				if _, _, _, _, m, ok := sfEntry(msg); ok {
 					msg = m
 				}
 				if f := &p.fails.list[p.entry]; f.Message == "" && msg != "PASS" {
@@ -349,22 +377,24 @@ func (p *surefireParser) entryLine(t string) bool {
 		}
 	}
 	if m := surefireOldEntry.FindStringSubmatch(t); m != nil {
-		p.entryOf(m[2], "", m[1], 0, m[3])
+		p.entryOf(m[2], "", "", m[1], 0, m[3])
 		return true
 	}
-	simple, method, at, msg, ok := sfEntry(t)
+	simple, declaring, method, at, msg, ok := sfEntry(t)
 	if !ok {
 		return false
 	}
-	p.entryOf("", simple, method, at, msg)
+	p.entryOf("", simple, declaring, method, at, msg)
 	p.entryCont = sfContLines
 	return true
 }
 
 // sfEntry splits a Results entry: `Class.method:line message`, where a
-// stack of calls may follow the line (`:20->Calc.parse:9`), and either may
-// be missing (`Class » Error message` for a class's set-up).
-func sfEntry(t string) (simple, method string, at int, msg string, ok bool) {
+// stack of calls may follow the line (`:20->Calc.parse:9`), either may be
+// missing (`Class » Error message` for a class's set-up), and a test a
+// class inherits names the class that declares it after the one that ran
+// it (`AllocateDirectHexTest>HexTest.testX:173`).
+func sfEntry(t string) (simple, declaring, method string, at int, msg string, ok bool) {
 	loc, msg, _ := strings.Cut(t, " ")
 	if i := strings.Index(loc, "->"); i > 0 {
 		loc = loc[:i]
@@ -376,16 +406,22 @@ func sfEntry(t string) (simple, method string, at int, msg string, ok bool) {
 	if i := strings.LastIndexByte(loc, '.'); i > 0 {
 		simple, method = loc[:i], loc[i+1:]
 	}
-	if !javaIdent(simple) || method != "" && !javaIdent(method) {
-		return "", "", 0, "", false
+	if i := strings.IndexByte(simple, '>'); i > 0 {
+		simple, declaring = simple[:i], simple[i+1:]
+		if !javaIdent(declaring) {
+			return "", "", "", 0, "", false
+		}
 	}
-	return simple, method, at, msg, true
+	if !javaIdent(simple) || method != "" && !javaIdent(method) {
+		return "", "", "", 0, "", false
+	}
+	return simple, declaring, method, at, msg, true
 }
 
 // entryOf names a Results entry's test, by its report when one matches,
 // and adds it to the failures or the flaky tests. fqn is the class's full
 // name when the entry gives it (a rerun's head), else simple its own.
-func (p *surefireParser) entryOf(fqn, simple, method string, at int, msg string) {
+func (p *surefireParser) entryOf(fqn, simple, declaring, method string, at int, msg string) {
 	f := Failure{Name: method, Line: at, Message: msg}
 	p.entryOwn = true
 	i := p.match(fqn, simple, method)
@@ -403,7 +439,7 @@ func (p *surefireParser) entryOf(fqn, simple, method string, at int, msg string)
 		if m := r.message(); m != "" {
 			f.Message, p.entryOwn = m, false
 		}
-		if file, line := r.at.place(); file != "" {
+		if file, line := r.place(declaring); file != "" {
 			f.File, f.Line = file, line
 		}
 	case fqn != "":

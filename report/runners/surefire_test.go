@@ -89,6 +89,17 @@ func TestSurefireLogs(t *testing.T) {
 				"[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Flakes: 1\n",
 			want{"surefire", 3, 2, 1, 0, 0, []string{"always"}, []string{"sometimes"}, 1},
 			map[string]string{"always": "com.x.RetryTest :0 expected: <1> but was: <2>"}},
+		{"an inherited test (`Sub>Base.method`), its stack trimmed to nothing; the class's own run of it, placed in its frame",
+			"[INFO] --- maven-surefire-plugin:2.22.3:test (default-test) @ codec ---\n" +
+				"[ERROR] Tests run: 9, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in com.x.DirectHexTest\n" +
+				"[ERROR] encodes(com.x.DirectHexTest)  Time elapsed: 0 s  <<< FAILURE!\norg.junit.ComparisonFailure: expected:<6[f]> but was:<6[e]>\n\n" +
+				"[ERROR] Tests run: 9, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in com.x.HexTest\n" +
+				"[ERROR] encodes(com.x.HexTest)  Time elapsed: 0 s  <<< FAILURE!\norg.junit.ComparisonFailure: expected:<6[f]> but was:<6[e]>\n" +
+				"\tat com.x.HexTest.check(HexTest.java:40)\n\tat com.x.HexTest.encodes(HexTest.java:12)\n\n" +
+				"[INFO] Results:\n[ERROR] Failures: \n[ERROR]   DirectHexTest>HexTest.encodes:12->check:40 expected:<6[f]> but was:<6[e]>\n" +
+				"[ERROR]   HexTest.encodes:12->check:40 expected:<6[f]> but was:<6[e]>\n[ERROR] Tests run: 18, Failures: 2, Errors: 0, Skipped: 0\n",
+			want{"surefire", 18, 16, 2, 0, 0, []string{"encodes", "encodes"}, nil, 1},
+			nil},
 		{"a report's heading with no results after it is no run",
 			"[ERROR] adds(com.x.CalcTest)  Time elapsed: 0 s  <<< FAILURE!\njava.lang.AssertionError\n",
 			want{"none", -1, -1, -1, -1, -1, nil, nil, 0}, nil},

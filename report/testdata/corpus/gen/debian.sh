@@ -16,7 +16,9 @@
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
 # the registry reachable (jest for node-commander), ruby with ruby-rspec and
-# ruby-rspec-pending-for (hashie's specs), node (for the check). Packages are downloaded, never installed, except the
+# ruby-rspec-pending-for (hashie's specs), Maven with maven-debian-helper and
+# commons-codec's build dependencies (`apt-get build-dep libcommons-codec-java`),
+# node (for the check). Packages are downloaded, never installed, except the
 # tools (`apt-get install python3-pytest cmake`). Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
 # absolute paths in the logs (Python tracebacks, ASan frames) are the same on
@@ -37,7 +39,7 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest)
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest deb-codec-surefire deb-codec-surefire-many)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -55,6 +57,7 @@ DOTPROP=node-dot-prop=7.2.0-3
 BUILDER=ruby-builder=3.2.4-2
 PARSEDOWN=php-parsedown=1.7.4-1
 MARKED=node-marked=4.2.3+ds+~4.0.7-2
+CODEC=libcommons-codec-java=1.15-1
 # Its test devDependencies at the versions of its package-lock.json.
 MARKED_DEPS=(jasmine@4.5.0 @markedjs/html-differ@4.0.2 front-matter@4.0.2)
 # Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
@@ -501,6 +504,69 @@ case_deb-toolz-doctest() {
   ],
   "message": {"test_interpose": "AssertionError: assert 'a' == 0", "toolz.itertoolz.interpose": "Expected: [1, 'a', 2, 'a', 3] Got: ['a', 1, 'a', 2, 'a', 3]"},
   "why": "python3-toolz 0.12.0-1 (bookworm): interpose (toolz/itertoolz.py) keeps the leading separator; under pytest --doctest-modules its docstring example fails as a DocTestFailure (source listing, Expected:/Got:) and test_interpose with an assertion and its where-lines, among 256 tests"
+}
+EOF
+}
+
+# codec_test DIR NAME: runs commons-codec's JUnit 4 suite as Debian's build
+# does (maven-debian-helper's dh_auto_configure, then its test goal):
+# Debian's plugins and dependencies linked into debian/maven-repo, the poms
+# rewritten by maven.rules, Maven offline with Debian's settings. The
+# forked JVM's heap is capped so that Base64Test.testCodec265, which needs
+# 5 GiB free, is skipped (its Assume) on every machine alike.
+codec_test() {
+	/usr/share/maven-debian-helper/copy-repo.sh "$1/debian" >/dev/null 2>&1
+	(cd "$1" && mh_patchpoms -plibcommons-codec-java --debian-build --keep-pom-version --maven-repo="$1/debian/maven-repo")
+	capture "$2" "$1" mvn -s /etc/maven/settings-debian.xml -Ddebian.dir="$1/debian" -Dmaven.repo.local="$1/debian/maven-repo" \
+		-B -DargLine=-Xmx1g test
+}
+
+case_deb-codec-surefire() {
+	local d=$WORK/codec
+	debsrc $CODEC "$d"
+	# Base64's URL-safe alphabet ends in '_', '-' instead of '-', '_'.
+	replace "$d/src/main/java/org/apache/commons/codec/binary/Base64.java" "'8', '9', '-', '_'" "'8', '9', '_', '-'"
+	codec_test "$d" deb-codec-surefire
+	cat >"$CORPUS/deb-codec-surefire/want.json" <<'EOF'
+{
+  "runner": "mvn test (surefire)",
+  "must": [
+    "java.lang.AssertionError: url-safe i=6",
+    "at org.apache.commons.codec.binary.Base64Test.testUrlSafe(Base64Test.java:1161)",
+    "org.junit.ComparisonFailure: byteToString static-url-safe UUID expected:<K[_fMJwH-]Q5e0nr7tWsxwkA> but was:<K[-fMJwH_]Q5e0nr7tWsxwkA>",
+    "at org.apache.commons.codec.binary.Base64Test.testByteToStringVariations(Base64Test.java:1272)",
+    "java.lang.AssertionError: url-safe encode uuid"
+  ],
+  "message": {"testUrlSafe": "java.lang.AssertionError: url-safe i=6", "testByteToStringVariations": "org.junit.ComparisonFailure: byteToString static-url-safe UUID expected:<K[_fMJwH-]Q5e0nr7tWsxwkA> but was:<K[-fMJwH_]Q5e0nr7tWsxwkA>"},
+  "why": "libcommons-codec-java 1.15-1 (bookworm, Debian's patches applied; Maven 3.8.7, Surefire 2.22.3, JUnit 4.13.2, offline against Debian's maven-repo as maven-debian-helper builds it): Base64's URL_SAFE_ENCODE_TABLE (Base64.java) ends in '_', '-'; four Base64Test tests fail among 1156, one with a ComparisonFailure over a 1400-character line; Surefire's report is read by report/runners/surefire.go"
+}
+EOF
+}
+
+case_deb-codec-surefire-many() {
+	local d=$WORK/codec-many
+	debsrc $CODEC "$d"
+	# Hex writes the digits e and f the other way round.
+	replace "$d/src/main/java/org/apache/commons/codec/binary/Hex.java" "'c', 'd',
+            'e', 'f' };" "'c', 'd',
+            'f', 'e' };"
+	codec_test "$d" deb-codec-surefire-many
+	cat >"$CORPUS/deb-codec-surefire-many/want.json" <<'EOF'
+{
+  "runner": "mvn test (surefire)",
+  "must": [
+    "org.junit.ComparisonFailure: expected:<80070713463[e7749b90c2dc24911e]275> but was:<80070713463[f7749b90c2dc24911f]275>",
+    "org.junit.ComparisonFailure: expected:<48656c6c6[f20576f]726c64> but was:<48656c6c6[e20576e]726c64>",
+    "at org.apache.commons.codec.binary.HexTest.testEncodeHexByteArrayHelloWorldLowerCaseHex(HexTest.java:487)",
+    "org.junit.ComparisonFailure: expected:<d41d8cd98[f00b204e9800998ecf8427e]> but was:<d41d8cd98[e00b204f9800998fce8427f]>"
+  ],
+  "message": {"testMd5Hex": "org.junit.ComparisonFailure: expected:<d41d8cd98[f00b204e9800998ecf8427e]> but was:<d41d8cd98[e00b204f9800998fce8427f]>", "testMacHexString[HmacMD5]": "expected:<80070713463[e7749b90c2dc24911e]275>"},
+  "comment_misses": [
+    "org.junit.ComparisonFailure: expected:<48656c6c6[f20576f]726c64> but was:<48656c6c6[e20576e]726c64>",
+    "at org.apache.commons.codec.binary.HexTest.testEncodeHexByteArrayHelloWorldLowerCaseHex(HexTest.java:487)",
+    "org.junit.ComparisonFailure: expected:<d41d8cd98[f00b204e9800998ecf8427e]> but was:<d41d8cd98[e00b204f9800998fce8427f]>"
+  ],
+  "why": "libcommons-codec-java 1.15-1 (bookworm, as deb-codec-surefire): Hex's DIGITS_LOWER (Hex.java) swaps e and f; 63 of 1156 tests fail: every hex digest and HMAC test, HexTest and the AllocateDirectHexTest that inherits it (Surefire's `AllocateDirectHexTest>HexTest.testX:173` entries, their stacks trimmed to nothing)"
 }
 EOF
 }
