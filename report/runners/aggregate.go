@@ -31,6 +31,9 @@ type attempt struct {
 	named  bool
 	// note says how a count was derived (a declared total's Counts.Note).
 	note string
+	// flaky are tests the runner itself ran again and that then passed
+	// (pytest-rerunfailures' RERUN).
+	flaky []TestRef
 }
 
 // maxNamed bounds the failing tests named per result block and per
@@ -108,7 +111,7 @@ func (st *state) readerAt(ra io.ReaderAt) {
 // builds none: in a dense log that was a third of its allocations.
 func newVerifier() *state {
 	st := newState()
-	st.verifier, st.golang.verifier = true, true
+	st.verifier, st.golang.verifier, st.pytest.verifier = true, true, true
 	return st
 }
 
@@ -185,7 +188,8 @@ func (st *state) wants(l *line) bool {
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) {
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) ||
+		t[len(t)-1] == ']' && bytes.HasSuffix(t, []byte("%]")) { // pytest -v's verdicts
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
@@ -198,7 +202,7 @@ func (st *state) wants(l *line) bool {
 // comes next.
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
-		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
+		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() || st.pytest.inNative() ||
 		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.ava.following()
 }
 
@@ -380,6 +384,11 @@ func mergePart(s *Summary, p part, index bool) {
 			s.Failures = append(s.Failures, f)
 		}
 		flakyOf(s, p.attempts, u, last[u])
+		for _, t := range fin.flaky {
+			if !slices.Contains(s.Flaky[flaky0:], t) {
+				s.Flaky = append(s.Flaky, t)
+			}
+		}
 	}
 	if index {
 		indexPart(&s.Index, p, order, last, s.Flaky[flaky0:])
