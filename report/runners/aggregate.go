@@ -76,11 +76,13 @@ type state struct {
 	vitest    *vitestParser
 	pytest    *pytestParser
 	ws        string
-	// onlyDecor: wants took the line only for its `file.go:N:` text.
-	onlyDecor bool
-	spans     spanSet
-	tap       *tap // when set, hands the counted lines to a verifier as they come
-	verifier  bool // re-reads a scan's lines: builds no test index
+	// onlyDecor: wants took the line only for its `file.go:N:` text;
+	// onlyPytest: only for pytest -v's `x.py::test PASSED  [ 40%]` shape.
+	onlyDecor  bool
+	onlyPytest bool
+	spans      spanSet
+	tap        *tap // when set, hands the counted lines to a verifier as they come
+	verifier   bool // re-reads a scan's lines: builds no test index
 }
 
 func newState() *state {
@@ -134,6 +136,17 @@ func (st *state) feed(l *line) bool {
 		st.decor(l)
 		return false
 	}
+	if !noFast && st.onlyPytest {
+		// A pytest -v log is mostly such lines: no other parser reads
+		// them, and pytest only their verdict (nothing follows, so no
+		// section of its is open), on bytes.
+		used := st.pytest.verbose(l.trimB)
+		if used {
+			l.materialize()
+			st.count(l)
+		}
+		return used
+	}
 	if used, ok := st.golang.fast(l, !noFast && st.quiet(l)); ok {
 		if used {
 			st.count(l)
@@ -180,7 +193,7 @@ var noFast = false
 // regexp. A parser that starts acting on another line shape must be added
 // here.
 func (st *state) wants(l *line) bool {
-	st.onlyDecor = false
+	st.onlyDecor, st.onlyPytest = false, false
 	if st.follow || st.declBusy {
 		return true // a parser is inside a message, a title, a total or a run
 	}
@@ -188,8 +201,11 @@ func (st *state) wants(l *line) bool {
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) ||
-		t[len(t)-1] == ']' && bytes.HasSuffix(t, []byte("%]")) { // pytest -v's verdicts
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) {
+		return true
+	}
+	if t[len(t)-1] == ']' && bytes.HasSuffix(t, []byte("%]")) { // pytest -v's verdicts
+		st.onlyPytest = true
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;

@@ -1,6 +1,7 @@
 package runners
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,10 +18,6 @@ var (
 	pytestWhere = regexp.MustCompile(`^([\w./-]+\.py):(\d+):(?: |$)`)
 	// pytestNative: --tb=native's frame, `File "/abs/test_x.py", line 8, in test_y`.
 	pytestNative = regexp.MustCompile(`^File "([^"]+\.py)", line (\d+), in `)
-	// pytestVerbose: -v's `path.py::test PASSED   [ 40%]`; pytestXdist:
-	// xdist -v's `[gw0] [ 40%] PASSED path.py::test`.
-	pytestVerbose = regexp.MustCompile(`^(\S+\.py::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)\b.*\[\s*\d+%\]$`)
-	pytestXdist   = regexp.MustCompile(`^\[gw\d+\] \[\s*\d+%\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (\S+\.py::.+?)$`)
 	// pytestCrash: xdist's section for a test whose worker died.
 	pytestCrash = regexp.MustCompile(`^worker '\w+' crashed while running '(\S+\.py::.+)'$`)
 )
@@ -80,7 +77,7 @@ func (p *pytestParser) feed(l *line, ws string) bool {
 	t := l.trim
 	p.assertion(t, l.text != "" && (l.text[0] == ' ' || l.text[0] == '\t')) // changes no count: the line is read on as Verify reads it
 	if t != "" && (t[0] == '[' || strings.HasSuffix(t, "%]")) {
-		return p.verbose(t)
+		return p.verbose(l.trimB)
 	}
 	if !strings.HasPrefix(t, "FAILED ") && !strings.HasPrefix(t, "ERROR ") && !startsDigit(t) && !strings.HasPrefix(t, "=") {
 		return false
@@ -115,13 +112,9 @@ func (p *pytestParser) feed(l *line, ws string) bool {
 // test goes to the index and counts nothing; a RERUN line counts, and so
 // does the PASSED line of a test an earlier counted RERUN line named: that
 // test is flaky, which the verifier's re-read of both lines reproduces.
-func (p *pytestParser) verbose(t string) bool {
-	var id, verdict string
-	if m := pytestXdist.FindStringSubmatch(t); m != nil {
-		id, verdict = m[2], m[1]
-	} else if m := pytestVerbose.FindStringSubmatch(t); m != nil {
-		id, verdict = m[1], m[2]
-	} else {
+func (p *pytestParser) verbose(t []byte) bool {
+	id, verdict, ok := splitVerbose(t)
+	if !ok {
 		return false
 	}
 	switch verdict {
@@ -130,13 +123,13 @@ func (p *pytestParser) verbose(t string) bool {
 			p.rerun = map[string]bool{}
 		}
 		if len(p.rerun) < maxSections {
-			p.rerun[id] = true
+			p.rerun[string(id)] = true
 		}
 		return true
 	case "PASSED", "XPASS", "SKIPPED", "XFAIL":
-		if p.rerun[id] && verdict == "PASSED" {
-			delete(p.rerun, id)
-			p.flaky = append(p.flaky, TestRef{Name: id})
+		if verdict == "PASSED" && p.rerun[string(id)] {
+			delete(p.rerun, string(id))
+			p.flaky = append(p.flaky, TestRef{Name: string(id)})
 			return true
 		}
 		p.keep(id, verdict == "SKIPPED" || verdict == "XFAIL")
@@ -144,13 +137,55 @@ func (p *pytestParser) verbose(t string) bool {
 	return false
 }
 
+// splitVerbose reads -v's `path.py::test PASSED   [ 40%]` and xdist -v's
+// `[gw0] [ 40%] PASSED path.py::test` by hand, on bytes: a -v log is
+// mostly such lines, and a regexp with submatches cost 7µs a line.
+func splitVerbose(t []byte) (id []byte, verdict string, ok bool) {
+	if hasPrefix(t, "[gw") {
+		_, rest, found := bytes.Cut(t, []byte("%] "))
+		w, id, _ := bytes.Cut(rest, []byte(" "))
+		id = bytes.TrimSpace(id)
+		verdict = pyVerdict(w)
+		return id, verdict, found && verdict != "" && bytes.Contains(id, []byte(".py::"))
+	}
+	k := bytes.Index(t, []byte(".py::"))
+	if k < 0 || !bytes.HasSuffix(t, []byte("%]")) {
+		return nil, "", false
+	}
+	// The id may hold blanks (a parameter's); the verdict is the first word after it that is one.
+	for j := k + 5; ; j++ {
+		sp := bytes.IndexByte(t[j:], ' ')
+		if sp < 0 {
+			return nil, "", false
+		}
+		j += sp
+		w := t[j+1:]
+		if end := bytes.IndexByte(w, ' '); end >= 0 {
+			w = w[:end]
+		}
+		if v := pyVerdict(w); v != "" {
+			return t[:j], v, true
+		}
+	}
+}
+
+// pyVerdict is w if it is a pytest verdict word, else "".
+func pyVerdict(w []byte) string {
+	for _, v := range [...]string{"PASSED", "FAILED", "ERROR", "SKIPPED", "XFAIL", "XPASS", "RERUN"} {
+		if string(w) == v {
+			return v
+		}
+	}
+	return ""
+}
+
 // keep names a passing or skipped test for the index while maxIndexed lasts.
-func (p *pytestParser) keep(id string, skip bool) {
+func (p *pytestParser) keep(id []byte, skip bool) {
 	if p.verifier || p.kept >= maxIndexed {
 		return
 	}
 	p.kept++
-	p.passes.add([]byte(id), skip)
+	p.passes.add(id, skip)
 }
 
 // assertion follows the failure sections: a `____ test ____` heading and
