@@ -37,7 +37,8 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest)
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest
+	deb-networkx-pytest-xdist deb-toolz-pytest-native)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -273,6 +274,58 @@ case_deb-networkx-pytest-many() {
     "networkx/algorithms/isomorphism/tests/test_isomorphvf2.py:334: AssertionError"
   ],
   "why": "python3-networkx 2.8.8-1 (bookworm): pairwise(cyclic=True) (utils/misc.py) drops the closing pair; 28 tests fail across generators, utils, cycles, euler and isomorphism, more failures than a 16 KiB comment has room for: each should keep its assertion and location, and test_pairwise (the root cause) its diff. The excerpts hold all; the comment shows the first 14 tests by their E lines (a bare `assert False` gives way to its `+  where` line) and leaves their locations out: each failure's assertion goes before any failure's location, and each test's quote is three excerpts (heading, E lines, location), each costing ~250 bytes of metadata in the embedded envelope"
+}
+EOF
+}
+
+case_deb-networkx-pytest-xdist() {
+	local d=$WORK/networkx-xdist
+	debx $NETWORKX "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# A directed Eulerian path starts at the node with more edges out than in.
+	replace "$lib/networkx/algorithms/euler.py" 'if G.out_degree(v1) > G.in_degree(v1):' 'if G.out_degree(v1) < G.in_degree(v1):'
+	# As CI runs a large suite: two xdist workers, verbose.
+	capture deb-networkx-pytest-xdist "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider -n 2 -v networkx/generators \
+		networkx/algorithms/tests/test_euler.py networkx/algorithms/tests/test_cycles.py
+	cat >"$CORPUS/deb-networkx-pytest-xdist/want.json" <<'EOF'
+{
+  "runner": "pytest -n 2 -v",
+  "must": [
+    "TestFindPathStart.testfind_path_start ____",
+    "E       assert 5 == 0",
+    "networkx/algorithms/tests/test_euler.py:168: AssertionError",
+    "TestEulerianPath.test_eulerian_path_multigraph ____",
+    "E       assert [(2, 1), (1, ..., (3, 4), ...] == [(2, 1), (1, ...2, 1), (1, 2)]",
+    "networkx/algorithms/tests/test_euler.py:200: AssertionError",
+    "TestEulerianPath.test_eulerian_path_straight_link ____",
+    "E       assert [(1, 2), (2, ...3, 4), (4, 5)] == []",
+    "networkx/algorithms/tests/test_euler.py:187: AssertionError"
+  ],
+  "message": {"testfind_path_start": "assert 5 == 0", "test_eulerian_path_straight_link": "assert [(1, 2), (2, ...3, 4), (4, 5)] == []"},
+  "why": "python3-networkx 2.8.8-1 (bookworm): _find_path_start (algorithms/euler.py) starts a directed Eulerian path at the node with more edges in than out; three tests fail among ~450 run by two pytest-xdist workers with -v ([gw0] [ 40%] PASSED lines, workers finishing out of order)"
+}
+EOF
+}
+
+case_deb-toolz-pytest-native() {
+	local d=$WORK/toolz-native
+	debx $TOOLZ "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# get with a list of one index returns the item, not a 1-tuple.
+	replace "$lib/toolz/itertoolz.py" 'return seq[ind[0]],' 'return seq[ind[0]]'
+	capture deb-toolz-pytest-native "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider -v --tb=native toolz
+	cat >"$CORPUS/deb-toolz-pytest-native/want.json" <<'EOF'
+{
+  "runner": "pytest -v --tb=native",
+  "must": [
+    "test_get ____",
+    "toolz/tests/test_itertoolz.py\", line 188, in test_get",
+    "assert get([0], 'AB') == ('A',)",
+    "AssertionError: assert 'A' == ('A',)",
+    " +  where 'A' = get([0], 'AB')"
+  ],
+  "message": {"test_get": "AssertionError: assert 'A' == ('A',)"},
+  "why": "python3-toolz 0.12.0-1 (bookworm): get (toolz/itertoolz.py) returns the item bare for a list of one index instead of a 1-tuple; test_get fails among 180 tests (-v: one line each). --tb=native prints Python's own traceback (File \"...\", line N) and the exception line, no E lines, and the short summary cuts the message"
 }
 EOF
 }
