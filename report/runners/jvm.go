@@ -47,7 +47,10 @@ func (p *surefireParser) feed(l *line, ws string) bool {
 		return true
 	}
 	if m := surefireFail.FindStringSubmatch(t); m != nil && strings.HasPrefix(lv, "[ERROR]") {
-		f := Failure{Classname: m[1] + m[6], Name: m[2] + m[5], Line: atoi(m[3]), Message: m[4] + m[7], Span: spanOf(l)}
+		// An error's entry is `Class.test:21 » NumberFormat For input…`:
+		// the guillemet only marks the exception's short name, kept.
+		msg := strings.TrimPrefix(m[4]+m[7], "» ")
+		f := Failure{Classname: m[1] + m[6], Name: m[2] + m[5], Line: atoi(m[3]), Message: msg, Span: spanOf(l)}
 		p.fails.add(f)
 		return true
 	}
