@@ -16,7 +16,7 @@
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
 # the registry reachable (jest for node-commander), ruby with ruby-rspec and
-# ruby-rspec-pending-for (hashie's specs), node (for the check). Packages are downloaded, never installed, except the
+# ruby-rspec-pending-for (hashie's specs), maven with Debian's libsurefire-java, libmaven-compiler-plugin-java, libmaven-resources-plugin-java, junit4 and libcommons-lang3-java (commons-codec, offline), node (for the check). Packages are downloaded, never installed, except the
 # tools (`apt-get install python3-pytest cmake`). Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
 # absolute paths in the logs (Python tracebacks, ASan frames) are the same on
