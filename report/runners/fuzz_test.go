@@ -82,7 +82,7 @@ func sample(f *testing.F, name string) string {
 }
 
 func FuzzScan(f *testing.F) {
-	for _, name := range []string{"jest-fail.log", "mocha-fail.log", "gotestsum-fail.log", "surefire-multimodule.log", "gradle-fail.log"} {
+	for _, name := range []string{"jest-fail.log", "mocha-fail.log", "gotestsum-fail.log", "surefire-multimodule.log", "surefire-color.log", "gradle-fail.log"} {
 		f.Add([]byte(sample(f, name)))
 	}
 	f.Add([]byte("=== 1 failed, 2 passed in 0.1s ===\n# tests 2\n# fail 1\nℹ tests 1\n"))

@@ -11,8 +11,10 @@ var (
 	// lines go on with `, Time elapsed`, and are not counted again.
 	surefireTotals = regexp.MustCompile(`^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?$`)
 	surefirePlugin = regexp.MustCompile(`^--- (?:maven-)?(?:surefire|failsafe)(?:-plugin)?:\S+:\S+ \(\S+\) @ (\S+) ---$`)
-	// `  FooTest.bar:12 expected…` (surefire 2.19+) or `  bar(com.x.FooTest): …` (older).
-	surefireFail = regexp.MustCompile(`^ {2}(?:([\w$.]+)\.([\w$]+[^\s:]*)(?::(\d+))?\S* (.*)|([\w$]+)\(([\w$.]+)\)(?::\d+)?: (.*))$`)
+	// `  FooTest.bar:12 expected…` (surefire 2.19+) or `  bar(com.x.FooTest): …`
+	// (older). A test inherited from a base class is `Sub>Base.bar:12->Base.helper:40 …`,
+	// run by Sub; an assertion without a message leaves the entry at its line.
+	surefireFail = regexp.MustCompile(`^ {2}(?:(?:([\w$.]+)>)?([\w$.]+)\.([\w$]+[^\s:>]*)(?::(\d+))?(?:->\S*)?(?: (.*))?|([\w$]+)\(([\w$.]+)\)(?::\d+)?: (.*))$`)
 
 	gradleTotals = regexp.MustCompile(`^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?$`)
 	gradleTask   = regexp.MustCompile(`^> Task (:\S+)`)
@@ -47,7 +49,14 @@ func (p *surefireParser) feed(l *line, ws string) bool {
 		return true
 	}
 	if m := surefireFail.FindStringSubmatch(t); m != nil && strings.HasPrefix(lv, "[ERROR]") {
-		f := Failure{Classname: m[1] + m[6], Name: m[2] + m[5], Line: atoi(m[3]), Message: m[4] + m[7], Span: spanOf(l)}
+		// An error's entry is `Class.test:21 » NumberFormat For input…`:
+		// the guillemet only marks the exception's short name, kept.
+		msg := strings.TrimPrefix(m[5]+m[8], "» ")
+		class := m[1] // the subclass that ran an inherited test
+		if class == "" {
+			class = m[2] + m[7]
+		}
+		f := Failure{Classname: class, Name: m[3] + m[6], Line: atoi(m[4]), Message: msg, Span: spanOf(l)}
 		p.fails.add(f)
 		return true
 	}

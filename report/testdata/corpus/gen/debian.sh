@@ -16,7 +16,7 @@
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
 # the registry reachable (jest for node-commander), ruby with ruby-rspec and
-# ruby-rspec-pending-for (hashie's specs), node (for the check). Packages are downloaded, never installed, except the
+# ruby-rspec-pending-for (hashie's specs), maven with Debian's libsurefire-java, libmaven-compiler-plugin-java, libmaven-resources-plugin-java, junit4 and libcommons-lang3-java (commons-codec, offline), node (for the check). Packages are downloaded, never installed, except the
 # tools (`apt-get install python3-pytest cmake`). Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
 # absolute paths in the logs (Python tracebacks, ASan frames) are the same on
@@ -38,7 +38,7 @@ fi
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
 	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest
-	deb-networkx-pytest-xdist deb-toolz-pytest-native)
+	deb-networkx-pytest-xdist deb-toolz-pytest-native deb-commons-codec-surefire)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -56,6 +56,7 @@ DOTPROP=node-dot-prop=7.2.0-3
 BUILDER=ruby-builder=3.2.4-2
 PARSEDOWN=php-parsedown=1.7.4-1
 MARKED=node-marked=4.2.3+ds+~4.0.7-2
+CODEC=libcommons-codec-java=1.15-1
 # Its test devDependencies at the versions of its package-lock.json.
 MARKED_DEPS=(jasmine@4.5.0 @markedjs/html-differ@4.0.2 front-matter@4.0.2)
 # Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
@@ -554,6 +555,56 @@ case_deb-toolz-doctest() {
   ],
   "message": {"test_interpose": "AssertionError: assert 'a' == 0", "toolz.itertoolz.interpose": "Expected: [1, 'a', 2, 'a', 3] Got: ['a', 1, 'a', 2, 'a', 3]"},
   "why": "python3-toolz 0.12.0-1 (bookworm): interpose (toolz/itertoolz.py) keeps the leading separator; under pytest --doctest-modules its docstring example fails as a DocTestFailure (source listing, Expected:/Got:) and test_interpose with an assertion and its where-lines, among 256 tests"
+}
+EOF
+}
+
+case_deb-commons-codec-surefire() {
+	local d=$WORK/commons-codec
+	debsrc $CODEC "$d"
+	# Hex.encodeHex masks the low nibble with 0x0E: every odd digit loses 1.
+	replace "$d/src/main/java/org/apache/commons/codec/binary/Hex.java" 'out[j++] = toDigits[0x0F & data[i]];' 'out[j++] = toDigits[0x0E & data[i]];'
+	# Its pom.xml needs commons-parent's plugins (rat, jacoco, ...), which
+	# Debian leaves out; this one builds the same sources and tests offline
+	# against Debian's maven repo (surefire 2.22.3, JUnit 4, commons-lang3),
+	# excluding what the project's surefire configuration excludes.
+	cat >"$d/pom-runledger.xml" <<'EOF'
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>commons-codec</groupId>
+  <artifactId>commons-codec</artifactId>
+  <version>1.15</version>
+  <properties>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <maven.compiler.source>1.8</maven.compiler.source>
+    <maven.compiler.target>1.8</maven.compiler.target>
+  </properties>
+  <dependencies>
+    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.x</version><scope>test</scope></dependency>
+    <dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>3.x</version><scope>test</scope></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.0</version></plugin>
+      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.10.1</version></plugin>
+      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>2.22.3</version>
+        <configuration><excludes><exclude>**/*AbstractTest.java</exclude><exclude>**/*PerformanceTest.java</exclude></excludes></configuration></plugin>
+    </plugins>
+  </build>
+</project>
+EOF
+	capture deb-commons-codec-surefire "$d" mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo -f pom-runledger.xml test
+	cat >"$CORPUS/deb-commons-codec-surefire/want.json" <<'EOF'
+{
+  "runner": "maven surefire",
+  "must": [
+    "testMacHexInputStream[HmacMD5](org.apache.commons.codec.digest.HmacAlgorithmsTest)",
+    "org.junit.ComparisonFailure: expected:<800[70713463e7749b90c2dc24911e275]> but was:<800[60612463e7648b80c2cc24810e274]>"
+  ],
+  "message": {
+    "testEncodeHexByteArrayHelloWorldLowerCaseHex": "expected:<486[56c6c6f20576f]726c64> but was:<486[46c6c6e20566e]726c64>"
+  },
+  "why": "libcommons-codec-java 1.15-1 (bookworm, Debian's patches applied; Maven 3.8.7, surefire 2.22.3, JUnit 4.13.2, offline against /usr/share/maven-repo): Hex.encodeHex (binary/Hex.java) masks the low nibble with 0x0E, so every odd low hex digit loses 1; 65 of 1156 tests fail (the HMAC and digest hex tests, Hex's own), each under a `test(Class)  Time elapsed: … <<< FAILURE!` heading with its ComparisonFailure and one frame, listed again under Results: (inherited ones as AllocateDirectHexTest>HexTest.test:line->HexTest.helper:line). The 16 KiB comment keeps each quoted failure's assertion under its heading's label, not its frame (HmacAlgorithmsTest.java:206) nor the Results: list or the totals line, which the summary line restates"
 }
 EOF
 }
