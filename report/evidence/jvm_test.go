@@ -85,7 +85,10 @@ func TestJVMGrammar(t *testing.T) {
 // excerpt's label shows it) and is not quoted.
 func TestSurefireBlockNames(t *testing.T) {
 	log := strings.Repeat("[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/org/example/lib/1.0/lib-1.0.jar (12 kB at 100 kB/s)\n", 200) +
-		readSample(t, "surefire-junit5-fail.log") + readSample(t, "surefire-multimodule.log")
+		readSample(t, "surefire-junit5-fail.log") +
+		// Surefire 3's heading, which Debian's 2.22 does not print.
+		"[ERROR] com.example.core.CalcTest.subtractsWrongly -- Time elapsed: 0.009 s <<< FAILURE!\n" +
+		"org.opentest4j.AssertionFailedError: expected: <1> but was: <2>\n\tat com.example.core.CalcTest.subtractsWrongly(CalcTest.java:14)\n\n"
 	ps, _ := plan(t, log, Budget{Bytes: 4000, Block: 1200, Ended: true})
 	names := map[string]bool{}
 	for _, p := range ps {

@@ -15,7 +15,8 @@ const maxBlockRead = 2 << 20
 // bline is one line of a block as quote sees it.
 type bline struct {
 	start, end, no int64
-	key            int // how directly the line explains a failure (0: not)
+	key            int  // how directly the line explains a failure (0: not)
+	jvmFrame       bool // `\tat pkg.Class.method(File.java:12)`
 }
 
 // quote adds the lines of r's block that best explain it, within limit
@@ -100,8 +101,11 @@ func selectLines(lines []bline, limit int64) []bool {
 	}
 	take(0)
 	// The last words of a block are often its verdict and cause (Python's
-	// exception line, pytest's `file.py:N: Error`).
-	if last := lastNonBlank(lines); last > 0 && lines[last].key > 0 {
+	// exception line, pytest's `file.py:N: Error`). A JVM block's last line
+	// is a frame, only the place: it waits for the assertions, as under a
+	// tight limit surefire's `org.junit.ComparisonFailure: expected:<…>`
+	// above it is the cause.
+	if last := lastNonBlank(lines); last > 0 && lines[last].key > 0 && !lines[last].jvmFrame {
 		take(last)
 	}
 	for _, lvl := range []int{2, 1} {
@@ -222,12 +226,24 @@ func appendLines(out []bline, b []byte, start, no int64) []bline {
 			i = len(b) - 1
 		}
 		line := b[:i+1]
-		out = append(out, bline{start: start, end: start + int64(len(line)), no: no, key: keyOf(line)})
+		out = append(out, bline{start: start, end: start + int64(len(line)), no: no, key: keyOf(line), jvmFrame: jvmFrame(line)})
 		start += int64(len(line))
 		no++
 		b = b[i+1:]
 	}
 	return out
+}
+
+// jvmFrame reports a JVM stack frame, `at pkg.Class.method(File.java:12)`
+// (or .kt, .scala, .groovy) after blanks.
+func jvmFrame(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	if !hasPrefix(t, "at ") {
+		return false
+	}
+	i := bytes.LastIndexByte(t, '(')
+	return i > 0 && (bytes.Contains(t[i:], []byte(".java:")) || bytes.Contains(t[i:], []byte(".kt:")) ||
+		bytes.Contains(t[i:], []byte(".scala:")) || bytes.Contains(t[i:], []byte(".groovy:")))
 }
 
 // keyOf scores a line: 2 for an assertion, an error message or

@@ -31,8 +31,8 @@ type attempt struct {
 	named  bool
 	// note says how a count was derived (a declared total's Counts.Note).
 	note string
-	// flaky: tests the runner itself reports as failed then passed on a
-	// rerun (Surefire's Flakes:), within this attempt.
+	// flaky are tests the runner itself ran again and that then passed
+	// (pytest-rerunfailures' RERUN, Surefire's Flakes:).
 	flaky []TestRef
 }
 
@@ -77,11 +77,13 @@ type state struct {
 	vitest    *vitestParser
 	pytest    *pytestParser
 	ws        string
-	// onlyDecor: wants took the line only for its `file.go:N:` text.
-	onlyDecor bool
-	spans     spanSet
-	tap       *tap // when set, hands the counted lines to a verifier as they come
-	verifier  bool // re-reads a scan's lines: builds no test index
+	// onlyDecor: wants took the line only for its `file.go:N:` text;
+	// onlyPytest: only for pytest -v's `x.py::test PASSED  [ 40%]` shape.
+	onlyDecor  bool
+	onlyPytest bool
+	spans      spanSet
+	tap        *tap // when set, hands the counted lines to a verifier as they come
+	verifier   bool // re-reads a scan's lines: builds no test index
 }
 
 func newState() *state {
@@ -112,7 +114,7 @@ func (st *state) readerAt(ra io.ReaderAt) {
 // builds none: in a dense log that was a third of its allocations.
 func newVerifier() *state {
 	st := newState()
-	st.verifier, st.golang.verifier = true, true
+	st.verifier, st.golang.verifier, st.pytest.verifier = true, true, true
 	return st
 }
 
@@ -134,6 +136,17 @@ func (st *state) feed(l *line) bool {
 	if !noFast && st.onlyDecor {
 		st.decor(l)
 		return false
+	}
+	if !noFast && st.onlyPytest {
+		// A pytest -v log is mostly such lines: no other parser reads
+		// them, and pytest only their verdict (nothing follows, so no
+		// section of its is open), on bytes.
+		used := st.pytest.verbose(l.trimB)
+		if used {
+			l.materialize()
+			st.count(l)
+		}
+		return used
 	}
 	if used, ok := st.golang.fast(l, !noFast && st.quiet(l)); ok {
 		if used {
@@ -181,7 +194,7 @@ var noFast = false
 // regexp. A parser that starts acting on another line shape must be added
 // here.
 func (st *state) wants(l *line) bool {
-	st.onlyDecor = false
+	st.onlyDecor, st.onlyPytest = false, false
 	if st.follow || st.declBusy {
 		return true // a parser is inside a message, a title, a total or a run
 	}
@@ -190,6 +203,10 @@ func (st *state) wants(l *line) bool {
 		return false
 	}
 	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) {
+		return true
+	}
+	if t[len(t)-1] == ']' && bytes.HasSuffix(t, []byte("%]")) { // pytest -v's verdicts
+		st.onlyPytest = true
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
@@ -202,7 +219,7 @@ func (st *state) wants(l *line) bool {
 // comes next.
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
-		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
+		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() || st.pytest.inNative() ||
 		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.surefire.following()
 }
 
@@ -387,7 +404,7 @@ func mergePart(s *Summary, p part, index bool) {
 		}
 		flakyOf(s, p.attempts, u, last[u])
 		for _, t := range fin.flaky {
-			if !slices.Contains(s.Flaky, t) {
+			if !slices.Contains(s.Flaky[flaky0:], t) {
 				s.Flaky = append(s.Flaky, t)
 			}
 		}

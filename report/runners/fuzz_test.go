@@ -82,7 +82,7 @@ func sample(f *testing.F, name string) string {
 }
 
 func FuzzScan(f *testing.F) {
-	for _, name := range []string{"jest-fail.log", "mocha-fail.log", "gotestsum-fail.log", "surefire-multimodule.log", "gradle-fail.log"} {
+	for _, name := range []string{"jest-fail.log", "mocha-fail.log", "gotestsum-fail.log", "surefire-multimodule.log", "surefire-color.log", "gradle-fail.log"} {
 		f.Add([]byte(sample(f, name)))
 	}
 	f.Add([]byte("=== 1 failed, 2 passed in 0.1s ===\n# tests 2\n# fail 1\nℹ tests 1\n"))
@@ -112,7 +112,12 @@ func FuzzGotestsum(f *testing.F) {
 
 func FuzzPytest(f *testing.F) {
 	fuzzParser(f, "FAILED test_x.py::test_x - assert 1 == 2\n========= 1 failed, 1 passed in 0.02s =========\n",
-		"==== 3 passed in 0.01s ====\n", "1 passed, 1 error in 0.1s\n")
+		"==== 3 passed in 0.01s ====\n", "1 passed, 1 error in 0.1s\n",
+		"t.py::a RERUN    [ 50%]\nt.py::a PASSED    [ 50%]\nt.py::b[x y] SKIPPED (no)   [100%]\n==== 1 passed, 1 skipped, 1 rerun in 0.1s ====\n",
+		"[gw0] [ 50%] RERUN t.py::a \n[gw1] [ 50%] PASSED t.py::b \n[gw0] [100%] PASSED t.py::a \n==== 2 passed, 1 rerun in 0.1s ====\n",
+		"____ test_a ____\nTraceback (most recent call last):\n  File \"/x/t.py\", line 3, in test_a\n    assert f() == 1\nAssertionError: assert 2 == 1\n"+
+			"FAILED t.py::test_a - AssertionError: assert 2...\n==== 1 failed in 0.1s ====\n",
+		"____ t.py ____\nworker 'gw0' crashed while running 't.py::test_c'\nFAILED t.py::test_c\n==== 1 failed in 0.1s ====\n")
 }
 
 func FuzzCargo(f *testing.F) {

@@ -160,6 +160,33 @@ Got:
 FAILED toolz/itertoolz.py::toolz.itertoolz.interpose
 ========================= 1 failed, 2 passed in 0.68s ==========================
 `, "toolz/itertoolz.py::toolz.itertoolz.interpose", "Expected: [1, 'a', 2, 'a', 3] Got: ['a', 1, 'a', 2, 'a', 3]"},
+		// --tb=native prints no E line; the short summary cuts the message.
+		{"pytest --tb=native", `=================================== FAILURES ===================================
+___________________________________ test_get ___________________________________
+Traceback (most recent call last):
+  File "/p/toolz/tests/test_itertoolz.py", line 188, in test_get
+    assert get([0], 'AB') == ('A',)
+AssertionError: assert 'A' == ('A',)
+ +  where 'A' = get([0], 'AB')
+=========================== short test summary info ============================
+FAILED toolz/tests/test_itertoolz.py::test_get - AssertionError: assert 'A' =...
+========================= 1 failed, 179 passed in 8.56s =========================
+`, "toolz/tests/test_itertoolz.py::test_get", "AssertionError: assert 'A' == ('A',)"},
+		{"pytest strict xpass", `=================================== FAILURES ===================================
+______________________________ test_xpass_strict _______________________________
+[XPASS(strict)] 
+=========================== short test summary info ============================
+FAILED test_a.py::test_xpass_strict
+========================= 1 failed in 0.10s =========================
+`, "test_a.py::test_xpass_strict", "[XPASS(strict)]"},
+		{"pytest-xdist worker crash", `=================================== FAILURES ===================================
+________________________________ test_crash.py _________________________________
+[gw0] linux -- Python 3.11.2 /usr/bin/python3
+worker 'gw0' crashed while running 'test_crash.py::test_crash'
+=========================== short test summary info ============================
+FAILED test_crash.py::test_crash
+========================= 1 failed, 1 passed in 6.43s ==========================
+`, "test_crash.py::test_crash", "worker 'gw0' crashed while running 'test_crash.py::test_crash'"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := scanBytes(t, []byte(c.log))

@@ -594,11 +594,16 @@ def take(n, left):
 def test_take(n):
     take(n, 3)
 `})
-	log := runTool(t, dir, []string{"COLUMNS=80"}, py, "-m", "pytest", "-p", "no:cacheprovider")
-	s := scanBytes(t, log)
-	check(t, s, want{"pytest", 2, 1, 1, 0, 0, []string{"test_stock.py::test_take[5]"}, nil, 1}, log)
-	const full = "test_stock.OutOfStock: cannot take 5 pears from the crate of the north warehouse: only 3 left"
-	if f := findFailure(s, "test_stock.py::test_take[5]"); f == nil || f.Message != full {
-		t.Errorf("failure = %+v, want the message %q\nlog:\n%s", f, full, log)
+	// --tb=native prints no E line: the traceback's exception line says it.
+	for _, tb := range []string{"--tb=long", "--tb=short", "--tb=native"} {
+		t.Run(tb, func(t *testing.T) {
+			log := runTool(t, dir, []string{"COLUMNS=80"}, py, "-m", "pytest", "-p", "no:cacheprovider", tb)
+			s := scanBytes(t, log)
+			check(t, s, want{"pytest", 2, 1, 1, 0, 0, []string{"test_stock.py::test_take[5]"}, nil, 1}, log)
+			const full = "test_stock.OutOfStock: cannot take 5 pears from the crate of the north warehouse: only 3 left"
+			if f := findFailure(s, "test_stock.py::test_take[5]"); f == nil || f.Message != full || f.Line != 12 {
+				t.Errorf("failure = %+v, want the message %q at line 12\nlog:\n%s", f, full, log)
+			}
+		})
 	}
 }

@@ -73,7 +73,7 @@ func checkFailureSpans(t *testing.T, s *Summary, size int64) {
 // BenchmarkScan measures throughput over real samples, repeated.
 func BenchmarkScan(b *testing.B) {
 	var log []byte
-	for _, name := range []string{"jest-fail.log", "mocha-fail.log", "gotestsum-fail.log", "surefire-multimodule.log", "gradle-fail.log"} {
+	for _, name := range []string{"jest-fail.log", "mocha-fail.log", "gotestsum-fail.log", "surefire-multimodule.log", "surefire-color.log", "gradle-fail.log"} {
 		s, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			b.Fatal(err)

@@ -370,7 +370,7 @@ func (p *surefireParser) entryLine(t string) bool {
 					msg = m
 				}
 				if f := &p.fails.list[p.entry]; f.Message == "" && msg != "PASS" {
-					f.Message = clipMessage(msg)
+					f.Message = clipMessage(strings.TrimPrefix(msg, "» "))
 				}
 			}
 			return false
@@ -422,7 +422,9 @@ func sfEntry(t string) (simple, declaring, method string, at int, msg string, ok
 // and adds it to the failures or the flaky tests. fqn is the class's full
 // name when the entry gives it (a rerun's head), else simple its own.
 func (p *surefireParser) entryOf(fqn, simple, declaring, method string, at int, msg string) {
-	f := Failure{Name: method, Line: at, Message: msg}
+	// An error's entry is `Class.test:21 » NumberFormat For input…`: the
+	// guillemet only marks the exception's short name.
+	f := Failure{Name: method, Line: at, Message: strings.TrimPrefix(msg, "» ")}
 	p.entryOwn = true
 	i := p.match(fqn, simple, method)
 	switch {

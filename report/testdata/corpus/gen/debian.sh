@@ -16,9 +16,12 @@
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
 # the registry reachable (jest for node-commander), ruby with ruby-rspec and
-# ruby-rspec-pending-for (hashie's specs), Maven with maven-debian-helper and
-# commons-codec's build dependencies (`apt-get build-dep libcommons-codec-java`),
-# node (for the check). Packages are downloaded, never installed, except the
+# ruby-rspec-pending-for (hashie's specs), maven with Debian's libsurefire-java,
+# libmaven-compiler-plugin-java, libmaven-resources-plugin-java, junit4 and
+# libcommons-lang3-java (commons-codec, offline), and for commons-codec built as
+# Debian builds it maven-debian-helper with the package's build dependencies
+# (`apt-get build-dep libcommons-codec-java`), node (for the check). Packages
+# are downloaded, never installed, except the
 # tools (`apt-get install python3-pytest cmake`). Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
 # absolute paths in the logs (Python tracebacks, ASan frames) are the same on
@@ -39,7 +42,8 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest deb-codec-surefire deb-codec-surefire-many)
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest
+	deb-networkx-pytest-xdist deb-toolz-pytest-native deb-commons-codec-surefire deb-commons-codec-base64)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -280,6 +284,58 @@ case_deb-networkx-pytest-many() {
 EOF
 }
 
+case_deb-networkx-pytest-xdist() {
+	local d=$WORK/networkx-xdist
+	debx $NETWORKX "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# A directed Eulerian path starts at the node with more edges out than in.
+	replace "$lib/networkx/algorithms/euler.py" 'if G.out_degree(v1) > G.in_degree(v1):' 'if G.out_degree(v1) < G.in_degree(v1):'
+	# As CI runs a large suite: two xdist workers, verbose.
+	capture deb-networkx-pytest-xdist "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider -n 2 -v networkx/generators \
+		networkx/algorithms/tests/test_euler.py networkx/algorithms/tests/test_cycles.py
+	cat >"$CORPUS/deb-networkx-pytest-xdist/want.json" <<'EOF'
+{
+  "runner": "pytest -n 2 -v",
+  "must": [
+    "TestFindPathStart.testfind_path_start ____",
+    "E       assert 5 == 0",
+    "networkx/algorithms/tests/test_euler.py:168: AssertionError",
+    "TestEulerianPath.test_eulerian_path_multigraph ____",
+    "E       assert [(2, 1), (1, ..., (3, 4), ...] == [(2, 1), (1, ...2, 1), (1, 2)]",
+    "networkx/algorithms/tests/test_euler.py:200: AssertionError",
+    "TestEulerianPath.test_eulerian_path_straight_link ____",
+    "E       assert [(1, 2), (2, ...3, 4), (4, 5)] == []",
+    "networkx/algorithms/tests/test_euler.py:187: AssertionError"
+  ],
+  "message": {"testfind_path_start": "assert 5 == 0", "test_eulerian_path_straight_link": "assert [(1, 2), (2, ...3, 4), (4, 5)] == []"},
+  "why": "python3-networkx 2.8.8-1 (bookworm): _find_path_start (algorithms/euler.py) starts a directed Eulerian path at the node with more edges in than out; three tests fail among ~450 run by two pytest-xdist workers with -v ([gw0] [ 40%] PASSED lines, workers finishing out of order)"
+}
+EOF
+}
+
+case_deb-toolz-pytest-native() {
+	local d=$WORK/toolz-native
+	debx $TOOLZ "$d"
+	local lib=$d/usr/lib/python3/dist-packages
+	# get with a list of one index returns the item, not a 1-tuple.
+	replace "$lib/toolz/itertoolz.py" 'return seq[ind[0]],' 'return seq[ind[0]]'
+	capture deb-toolz-pytest-native "$lib" /usr/bin/python3 -m pytest -p no:cacheprovider -v --tb=native toolz
+	cat >"$CORPUS/deb-toolz-pytest-native/want.json" <<'EOF'
+{
+  "runner": "pytest -v --tb=native",
+  "must": [
+    "test_get ____",
+    "toolz/tests/test_itertoolz.py\", line 188, in test_get",
+    "assert get([0], 'AB') == ('A',)",
+    "AssertionError: assert 'A' == ('A',)",
+    " +  where 'A' = get([0], 'AB')"
+  ],
+  "message": {"test_get": "AssertionError: assert 'A' == ('A',)"},
+  "why": "python3-toolz 0.12.0-1 (bookworm): get (toolz/itertoolz.py) returns the item bare for a list of one index instead of a 1-tuple; test_get fails among 180 tests (-v: one line each). --tb=native prints Python's own traceback (File \"...\", line N) and the exception line, no E lines, and the short summary cuts the message"
+}
+EOF
+}
+
 case_deb-hashie-rspec() {
 	local d=$WORK/hashie
 	debsrc $HASHIE "$d"
@@ -508,6 +564,55 @@ case_deb-toolz-doctest() {
 EOF
 }
 
+case_deb-commons-codec-surefire() {
+	local d=$WORK/commons-codec
+	debsrc $CODEC "$d"
+	# Hex.encodeHex masks the low nibble with 0x0E: every odd digit loses 1.
+	replace "$d/src/main/java/org/apache/commons/codec/binary/Hex.java" 'out[j++] = toDigits[0x0F & data[i]];' 'out[j++] = toDigits[0x0E & data[i]];'
+	# Its pom.xml needs commons-parent's plugins (rat, jacoco, ...), which
+	# Debian leaves out; this one builds the same sources and tests offline
+	# against Debian's maven repo (surefire 2.22.3, JUnit 4, commons-lang3),
+	# excluding what the project's surefire configuration excludes.
+	cat >"$d/pom-runledger.xml" <<'EOF'
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>commons-codec</groupId>
+  <artifactId>commons-codec</artifactId>
+  <version>1.15</version>
+  <properties>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <maven.compiler.source>1.8</maven.compiler.source>
+    <maven.compiler.target>1.8</maven.compiler.target>
+  </properties>
+  <dependencies>
+    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.x</version><scope>test</scope></dependency>
+    <dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>3.x</version><scope>test</scope></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.0</version></plugin>
+      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.10.1</version></plugin>
+      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>2.22.3</version>
+        <configuration><excludes><exclude>**/*AbstractTest.java</exclude><exclude>**/*PerformanceTest.java</exclude></excludes></configuration></plugin>
+    </plugins>
+  </build>
+</project>
+EOF
+	capture deb-commons-codec-surefire "$d" mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo -f pom-runledger.xml test
+	cat >"$CORPUS/deb-commons-codec-surefire/want.json" <<'EOF'
+{
+  "runner": "maven surefire",
+  "must": [
+    "org.junit.ComparisonFailure: expected:<800[70713463e7749b90c2dc24911e275]> but was:<800[60612463e7648b80c2cc24810e274]>"
+  ],
+  "message": {
+    "testEncodeHexByteArrayHelloWorldLowerCaseHex": "expected:<486[56c6c6f20576f]726c64> but was:<486[46c6c6e20566e]726c64>"
+  },
+  "why": "libcommons-codec-java 1.15-1 (bookworm, Debian's patches applied; Maven 3.8.7, surefire 2.22.3, JUnit 4.13.2, offline against /usr/share/maven-repo): Hex.encodeHex (binary/Hex.java) masks the low nibble with 0x0E, so every odd low hex digit loses 1; 65 of 1156 tests fail (the HMAC and digest hex tests, Hex's own), each under a `test(Class)  Time elapsed: … <<< FAILURE!` heading with its ComparisonFailure and one frame, listed again under Results: (inherited ones as AllocateDirectHexTest>HexTest.test:line->HexTest.helper:line). The heading names the excerpt (its label, `testMacHexInputStream[HmacMD5](org.apache.commons.codec.digest.HmacAlgorithmsTest)`) and is not quoted; the 16 KiB comment keeps each quoted failure's assertion, not its frame (HmacAlgorithmsTest.java:206) nor the Results: list or the totals line, which the summary line restates"
+}
+EOF
+}
+
 # codec_test DIR NAME: runs commons-codec's JUnit 4 suite as Debian's build
 # does (maven-debian-helper's dh_auto_configure, then its test goal):
 # Debian's plugins and dependencies linked into debian/maven-repo, the poms
@@ -521,52 +626,23 @@ codec_test() {
 		-B -DargLine=-Xmx1g test
 }
 
-case_deb-codec-surefire() {
-	local d=$WORK/codec
+case_deb-commons-codec-base64() {
+	local d=$WORK/codec-base64
 	debsrc $CODEC "$d"
 	# Base64's URL-safe alphabet ends in '_', '-' instead of '-', '_'.
 	replace "$d/src/main/java/org/apache/commons/codec/binary/Base64.java" "'8', '9', '-', '_'" "'8', '9', '_', '-'"
-	codec_test "$d" deb-codec-surefire
-	cat >"$CORPUS/deb-codec-surefire/want.json" <<'EOF'
+	codec_test "$d" deb-commons-codec-base64
+	cat >"$CORPUS/deb-commons-codec-base64/want.json" <<'EOF'
 {
   "runner": "mvn test (surefire)",
   "must": [
-    "java.lang.AssertionError: url-safe i=6",
     "at org.apache.commons.codec.binary.Base64Test.testUrlSafe(Base64Test.java:1161)",
     "org.junit.ComparisonFailure: byteToString static-url-safe UUID expected:<K[_fMJwH-]Q5e0nr7tWsxwkA> but was:<K[-fMJwH_]Q5e0nr7tWsxwkA>",
     "at org.apache.commons.codec.binary.Base64Test.testByteToStringVariations(Base64Test.java:1272)",
     "java.lang.AssertionError: url-safe encode uuid"
   ],
-  "message": {"testUrlSafe": "java.lang.AssertionError: url-safe i=6", "testByteToStringVariations": "org.junit.ComparisonFailure: byteToString static-url-safe UUID expected:<K[_fMJwH-]Q5e0nr7tWsxwkA> but was:<K[-fMJwH_]Q5e0nr7tWsxwkA>"},
-  "why": "libcommons-codec-java 1.15-1 (bookworm, Debian's patches applied; Maven 3.8.7, Surefire 2.22.3, JUnit 4.13.2, offline against Debian's maven-repo as maven-debian-helper builds it): Base64's URL_SAFE_ENCODE_TABLE (Base64.java) ends in '_', '-'; four Base64Test tests fail among 1156, one with a ComparisonFailure over a 1400-character line; Surefire's report is read by report/runners/surefire.go"
-}
-EOF
-}
-
-case_deb-codec-surefire-many() {
-	local d=$WORK/codec-many
-	debsrc $CODEC "$d"
-	# Hex writes the digits e and f the other way round.
-	replace "$d/src/main/java/org/apache/commons/codec/binary/Hex.java" "'c', 'd',
-            'e', 'f' };" "'c', 'd',
-            'f', 'e' };"
-	codec_test "$d" deb-codec-surefire-many
-	cat >"$CORPUS/deb-codec-surefire-many/want.json" <<'EOF'
-{
-  "runner": "mvn test (surefire)",
-  "must": [
-    "org.junit.ComparisonFailure: expected:<80070713463[e7749b90c2dc24911e]275> but was:<80070713463[f7749b90c2dc24911f]275>",
-    "org.junit.ComparisonFailure: expected:<48656c6c6[f20576f]726c64> but was:<48656c6c6[e20576e]726c64>",
-    "at org.apache.commons.codec.binary.HexTest.testEncodeHexByteArrayHelloWorldLowerCaseHex(HexTest.java:487)",
-    "org.junit.ComparisonFailure: expected:<d41d8cd98[f00b204e9800998ecf8427e]> but was:<d41d8cd98[e00b204f9800998fce8427f]>"
-  ],
-  "message": {"testMd5Hex": "org.junit.ComparisonFailure: expected:<d41d8cd98[f00b204e9800998ecf8427e]> but was:<d41d8cd98[e00b204f9800998fce8427f]>", "testMacHexString[HmacMD5]": "expected:<80070713463[e7749b90c2dc24911e]275>"},
-  "comment_misses": [
-    "org.junit.ComparisonFailure: expected:<48656c6c6[f20576f]726c64> but was:<48656c6c6[e20576e]726c64>",
-    "at org.apache.commons.codec.binary.HexTest.testEncodeHexByteArrayHelloWorldLowerCaseHex(HexTest.java:487)",
-    "org.junit.ComparisonFailure: expected:<d41d8cd98[f00b204e9800998ecf8427e]> but was:<d41d8cd98[e00b204f9800998fce8427f]>"
-  ],
-  "why": "libcommons-codec-java 1.15-1 (bookworm, as deb-codec-surefire): Hex's DIGITS_LOWER (Hex.java) swaps e and f; 63 of 1156 tests fail: every hex digest and HMAC test, HexTest and the AllocateDirectHexTest that inherits it (Surefire's `AllocateDirectHexTest>HexTest.testX:173` entries, their stacks trimmed to nothing)"
+  "message": {"testUrlSafe": "java.lang.AssertionError: url-safe i=", "testByteToStringVariations": "org.junit.ComparisonFailure: byteToString static-url-safe UUID expected:<K[_fMJwH-]Q5e0nr7tWsxwkA> but was:<K[-fMJwH_]Q5e0nr7tWsxwkA>"},
+  "why": "libcommons-codec-java 1.15-1 (bookworm, Debian's patches applied; Maven 3.8.7, Surefire 2.22.3, JUnit 4.13.2, offline against Debian's maven-repo as maven-debian-helper builds it): Base64's URL_SAFE_ENCODE_TABLE (Base64.java) ends in '_', '-'; four Base64Test tests fail among 1156, one with a ComparisonFailure over a 1400-character line (testUrlSafe encodes random bytes: its `url-safe i=6` differs from run to run); Surefire's report is read by report/runners/surefire.go"
 }
 EOF
 }
