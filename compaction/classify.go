@@ -338,7 +338,8 @@ func (c *classifier) verdict() Verdict {
 }
 
 func (c *classifier) noteTarget(line string) {
-	if !strings.Contains(line, ".py") {
+	// Python's test files, and the suites a gtest run names.
+	if !strings.Contains(line, ".py") && !strings.HasPrefix(strings.TrimLeft(line, " "), "[----------] ") {
 		return
 	}
 	runner, target, ok := runners.LineTarget(strings.TrimSpace(stripANSI(line)))

@@ -85,11 +85,17 @@ func TestSupersededByFamily(t *testing.T) {
 	onFile := func(file, verdict string) string {
 		return mini("1", "============ test session starts ============\n"+file+" F\n"+big+"FAILED "+file+"::test_x - assert 0\n============ 1 "+verdict+" in 0.1s ============\n")
 	}
+	gtestOther := mini("1", strings.ReplaceAll(gtestFailed, "SumTest", "JoinTest")+big)
+	gtestSum := mini("1", gtestFailed+big)
 	tests := []struct {
 		name    string
 		texts   []string
 		reasons []string
 	}{
+		// A gtest run's targets are the suites it names: another binary's
+		// run leaves it in place, a run of its suites again supersedes it.
+		{"gtest of another binary", []string{gtestSum, gtestOther}, []string{ReasonLatest, ReasonLatest}},
+		{"gtest of the same binary", []string{gtestSum, gtestOther, gtestSum}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
 		{"pytest of another file", []string{onFile("tests/test_a.py", "failed"), onFile("tests/test_b.py", "failed")}, []string{ReasonLatest, ReasonLatest}},
 		{"pytest of the same file", []string{onFile("tests/test_a.py", "failed"), onFile("tests/test_b.py", "failed"), onFile("./tests/test_a.py", "failed")}, []string{ReasonCollapsed, ReasonLatest, ReasonLatest}},
 		{"pytest naming no file covers all", []string{onFile("tests/test_a.py", "failed"), pytestPass}, []string{ReasonCollapsed, ReasonLatest}},

@@ -80,6 +80,20 @@ func (b *Block) add(l *Line) {
 	b.Spans = append(b.Spans, Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
 }
 
+// addSpan appends a span of lines after the block's, merging it when
+// adjacent; Lines is the caller's to count.
+func (b *Block) addSpan(sp Span) {
+	if n := len(b.Spans); n > 0 && b.Spans[n-1].End == sp.Start {
+		b.Spans[n-1].End, b.Spans[n-1].Last = sp.End, sp.Last
+		return
+	}
+	if len(b.Spans) == maxSpans {
+		copy(b.Spans[maxSpans/2:], b.Spans[maxSpans/2+1:])
+		b.Spans = b.Spans[:maxSpans-1]
+	}
+	b.Spans = append(b.Spans, sp)
+}
+
 // bare reports whether the block is only its verdict line.
 func (b *Block) bare() bool { return b.heading && b.Lines <= 1 }
 

@@ -10,7 +10,9 @@ import (
 // ctestGrammar reads ctest: a failing test's status line
 // (`3/5 Test #3: parse ...........***Failed    0.01 sec`, or
 // `***Exception: SegFault`, `***Timeout`) and, with --output-on-failure,
-// the output printed under it up to the next test's status line.
+// the output printed under it up to the next test's status line, or up
+// to a gtest run's first line: gtest's own blocks (gtest.go) explain the
+// failures of a test binary, test by test.
 type ctestGrammar struct {
 	oneBlock
 }
@@ -26,7 +28,7 @@ func (g *ctestGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
 	status := len(t) > 0 && t[0] >= '0' && t[0] <= '9' && bytes.Contains(t, []byte(" Test ")) && ctestStatus.Match(t)
 	if g.block != nil {
-		if status || ctestEnd.Match(t) {
+		if status || ctestEnd.Match(t) || hasPrefix(t, "Running main() from ") || gtestMarker(t) {
 			g.block = nil
 		} else {
 			g.block.add(l)

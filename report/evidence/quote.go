@@ -255,8 +255,11 @@ func keyOf(line []byte) int {
 		line = out // a go test -json event: the test's line is what it says
 	}
 	t := bytes.TrimLeft(clip(line, 512), " \t")
-	if hasPrefix(t, "--- FAIL") || hasPrefix(t, "--- PASS") || hasPrefix(t, "=== ") {
+	if hasPrefix(t, "--- FAIL") || hasPrefix(t, "--- PASS") || hasPrefix(t, "=== ") || gtestMarker(t) {
 		return 0 // a verdict or marker says nothing the excerpt's label does not
+	}
+	if gmockBoilerplate(t) {
+		return 0 // gMock's words around what was expected and got (`Expected arg #3: …`, `Actual: "foo\r"`)
 	}
 	if hasPrefix(t, "at /rustc/") || rustStdFrame.Match(t) {
 		return 0 // a backtrace frame in Rust's own library (`2: core::panicking::panic_fmt`, its `at /rustc/…`): the crate's frames below it say where
@@ -286,7 +289,7 @@ func keyOf(line []byte) int {
 }
 
 var (
-	keyWords = bytesList("Error", "error:", "Exception", "assert", "Assert", "expected", "Expected",
+	keyWords = bytesList("Error", "error:", "Exception", "assert", "Assert", "expected", "Expected", "Which is: ", "Value of: ",
 		"got:", "got ", "want", "actual", "Actual", "Received", "panic", "FAIL", "failed", "mismatch",
 		"unexpected", "not equal", "!==", " != ", "left:", "right:", "Failed asserting", "Sanitizer",
 		"runtime error", "DATA RACE", "Segmentation fault", "timed out", "timeout")
@@ -294,6 +297,9 @@ var (
 	// rustStdFrame: the head of a Rust backtrace frame in the standard
 	// library or libtest (`0: __rustc::rust_begin_unwind`, `5: <alloc::vec::Vec<T,A> as …>::index`).
 	rustStdFrame = regexp.MustCompile(`^\d+: <?(?:__rustc|core|std|alloc|test)::`)
+	// gmockLine: gMock's lines that say a call was unexpected or an
+	// expectation's call count, which every such failure repeats.
+	gmockLine = regexp.MustCompile(`^(?:Unexpected mock function call - returning directly\.|Expected: (?:to be called |all pre-requisites are satisfied)|Actual: (?:never called|called (?:once|twice|\d+ times) - |the following immediate pre-requisites are not satisfied))`)
 	// failureCount: a nonzero count of failures in a runner's summary.
 	failureCount = regexp.MustCompile(`\b[1-9]\d* failures\b`)
 	// numberedHeading: the heading of a numbered failure (`1) Test slugger
@@ -350,4 +356,17 @@ func OutputAt(line string) int {
 		return -1
 	}
 	return i + len(outputKey)
+}
+
+// gmockBoilerplate: a line gMock prints around every failed expectation
+// (`Unexpected mock function call - returning directly.`, `Expected: to be
+// called once`, `Actual: never called - unsatisfied and active`): what
+// was expected and got is on the lines between (`Expected arg #3: is equal
+// to "foo\n"`, `Actual: "foo\r"`), and they, not these, are the evidence
+// a cut excerpt keeps.
+func gmockBoilerplate(t []byte) bool {
+	if !hasPrefix(t, "Unexpected mock ") && !hasPrefix(t, "Expected: ") && !hasPrefix(t, "Actual: ") {
+		return false
+	}
+	return gmockLine.Match(t)
 }

@@ -40,6 +40,12 @@ type grammar interface {
 	busy() bool
 }
 
+// ender is a grammar that keeps, when a piece of the file ends, what it
+// had not kept yet: gtest's test that never got its verdict.
+type ender interface {
+	end(sc *scanner)
+}
+
 const digits = "0123456789"
 
 type scanner struct {
@@ -76,7 +82,7 @@ func newScanner() *scanner {
 	sc.grammars = append(sc.grammars, declaredGrammars()...)
 	sc.grammars = append(sc.grammars,
 		&pytestGrammar{}, &tracebackGrammar{}, &cargoGrammar{}, &jestGrammar{}, &vitestGrammar{},
-		&nodeGrammar{}, &tapGrammar{}, newNumberedGrammar(), &ctestGrammar{},
+		&nodeGrammar{}, &tapGrammar{}, newNumberedGrammar(), &ctestGrammar{}, &gtestGrammar{},
 		&sanitizerGrammar{}, &jvmGrammar{})
 	if len(sc.grammars) > 32 {
 		panic("evidence: more grammars than the scanner's 32-bit masks hold")
@@ -223,6 +229,9 @@ func (sc *scanner) resetSegment() {
 
 func (sc *scanner) endSegment() {
 	for _, g := range sc.grammars {
+		if e, ok := g.(ender); ok {
+			e.end(sc)
+		}
 		g.reset()
 	}
 	sc.busyMask = 0

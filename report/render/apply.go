@@ -664,7 +664,7 @@ func payload(ln string) string {
 
 // verdictLine: a line that names a failing test or package.
 func verdictLine(t string) bool {
-	for _, p := range []string{"--- FAIL", "FAIL", "not ok ", "FAILED ", "● ", "ERROR: ", "---- "} {
+	for _, p := range []string{"--- FAIL", "FAIL", "not ok ", "FAILED ", "● ", "ERROR: ", "---- ", "[  FAILED  ] "} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}

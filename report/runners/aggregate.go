@@ -23,6 +23,10 @@ type attempt struct {
 	failures []Failure
 	omitted  int   // failing tests past maxNamed: counted, not named
 	at       int64 // offset of the line that ended it
+	// from is the offset of the line that began it, for the runs that
+	// print a banner (ctest's "Test project", a gtest binary's): where a
+	// run printed inside another's output is told by it (see nestInCtest).
+	from int64
 	// name is the unit as a reader knows it across commits (a Go
 	// package), "" when the runner names none; passes are its passing and
 	// skipped tests by name, named whether that is all of them.
@@ -76,6 +80,7 @@ type state struct {
 	nodeTap   *nodeParser
 	vitest    *vitestParser
 	pytest    *pytestParser
+	gtest     *gtestParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text;
 	// onlyPytest: only for pytest -v's `x.py::test PASSED  [ 40%]` shape.
@@ -88,11 +93,11 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(), surefire: newSurefireParser(),
-		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}}
+		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}, gtest: &gtestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, st.pytest, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.ava, st.surefire, &gradleParser{},
+		st.mocha, st.vitest, st.ava, st.surefire, &gradleParser{}, st.gtest,
 	}
 	st.declared = declaredParsers()
 	return st
@@ -114,7 +119,7 @@ func (st *state) readerAt(ra io.ReaderAt) {
 // builds none: in a dense log that was a third of its allocations.
 func newVerifier() *state {
 	st := newState()
-	st.verifier, st.golang.verifier, st.pytest.verifier = true, true, true
+	st.verifier, st.golang.verifier, st.pytest.verifier, st.gtest.verifier = true, true, true, true
 	return st
 }
 
@@ -209,6 +214,11 @@ func (st *state) wants(l *line) bool {
 		st.onlyPytest = true
 		return true
 	}
+	// gtest's failure lines start with their path: `t.cc:5: Failure`, and
+	// with MSVC, inside a test, `t.cc(5): error: …`.
+	if t[len(t)-1] == 'e' && bytes.HasSuffix(t, []byte(": Failure")) || st.gtest.inTest() && bytes.Contains(t, []byte("): error: ")) {
+		return true
+	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
 	// such a line starts with its path once trimmed.
 	st.onlyDecor = goPathColon(t)
@@ -220,7 +230,7 @@ func (st *state) wants(l *line) bool {
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() || st.pytest.inNative() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.surefire.following()
+		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.gtest.following() || st.surefire.following()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
@@ -331,6 +341,7 @@ func (st *state) summary() *Summary {
 		}
 	}
 	parts = dropWrapped(parts)
+	parts = nestInCtest(parts)
 	if len(parts) == 0 {
 		return &Summary{Source: SourceNone}
 	}
@@ -342,6 +353,7 @@ func (st *state) summary() *Summary {
 		names = append(names, p.name)
 		mergePart(s, p, !st.verifier)
 	}
+	s.Index.Entries = oneWhole(s.Index.Entries)
 	s.Source = strings.Join(names, "+")
 	if s.FailuresOmitted > 0 {
 		s.Note = strings.TrimPrefix(s.Note+fmt.Sprintf("; %d failing tests past the first %d are counted but not named",
@@ -370,6 +382,110 @@ func dropWrapped(parts []part) []part {
 		}
 	}
 	return out
+}
+
+// nestInCtest reads the gtest runs that ctest --output-on-failure prints
+// under a failing test's status line as that test's output: the ctest
+// test they explain (with a failed or crashed gtest test, or a failed
+// suite) is no longer counted or named by itself, its gtest tests are,
+// so a failure is not counted twice and is named by the test that
+// failed. A gtest run under a ctest test whose runs all passed (the
+// process failed after its tests, a sanitizer's report at exit) explains
+// nothing: the ctest test keeps its failure, and its gtest runs are not
+// counted. A ctest run that a later attempt of its unit replaced takes
+// its gtest runs with it. Offsets decide which run is inside which, so a
+// re-read of the cited lines nests them alike.
+func nestInCtest(parts []part) []part {
+	ci, gi := -1, -1
+	for i, p := range parts {
+		switch p.name {
+		case "ctest":
+			ci = i
+		case "gtest":
+			gi = i
+		}
+	}
+	if ci < 0 || gi < 0 {
+		return parts
+	}
+	ctest, gtest := slices.Clone(parts[ci].attempts), parts[gi].attempts
+	last := map[string]int{}
+	for k, c := range ctest {
+		last[c.unit] = k
+	}
+	drop := make([]bool, len(gtest))
+	for k := range ctest {
+		c := &ctest[k]
+		// The gtest runs under each of c's failures.
+		under := map[int][]int{}
+		for j, g := range gtest {
+			if g.from <= c.from || g.from >= c.at {
+				continue
+			}
+			if last[c.unit] != k {
+				drop[j] = true // c was replaced, and its output with it
+				continue
+			}
+			owner := -1
+			for i, f := range c.failures {
+				if f.Span != nil && f.Span.Start < g.from && (owner < 0 || f.Span.Start > c.failures[owner].Span.Start) {
+					owner = i
+				}
+			}
+			if owner >= 0 {
+				under[owner] = append(under[owner], j)
+			}
+		}
+		if len(under) == 0 {
+			continue
+		}
+		var kept []Failure
+		for i, f := range c.failures {
+			js, ok := under[i]
+			if !ok {
+				kept = append(kept, f)
+				continue
+			}
+			if !explains(gtest, js) {
+				kept = append(kept, f)
+				for _, j := range js {
+					drop[j] = true
+				}
+				continue
+			}
+			c.tests, c.failed = addp(c.tests, intp(-1)), addp(c.failed, intp(-1))
+		}
+		if len(kept) < len(c.failures) {
+			c.note = strings.TrimPrefix(c.note+"; "+ctestNested, "; ")
+		}
+		c.failures = kept
+	}
+	kept := make([]attempt, 0, len(gtest))
+	for j, g := range gtest {
+		if !drop[j] {
+			kept = append(kept, g)
+		}
+	}
+	out := slices.Clone(parts)
+	out[ci].attempts = ctest
+	out[gi].attempts = kept
+	if len(kept) == 0 {
+		out = slices.Delete(out, gi, gi+1)
+	}
+	return out
+}
+
+// ctestNested says how nestInCtest counted.
+const ctestNested = "a failed ctest test whose output holds a gtest run is counted and named by that run's tests"
+
+// explains: some of the gtest runs js failed a test or a suite.
+func explains(gtest []attempt, js []int) bool {
+	for _, j := range js {
+		if val(gtest[j].failed)+val(gtest[j].errors) > 0 || len(gtest[j].failures) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // mergePart adds each unit's last attempt to s and reports earlier failures

@@ -36,6 +36,15 @@ func TestMatchLine(t *testing.T) {
 		{"npm ERR! code ELIFECYCLE", "npm", Failed, false},
 		{"BUILD FAILURE", "jvm", Failed, true},
 		{"panic: boom", "go", Failed, false},
+		{"[==========] Running 6 tests from 2 test suites.", "gtest", Ran, false},
+		{"[==========] 6 tests from 2 test suites ran. (0 ms total)", "gtest", Ran, false},
+		{"[ RUN      ] V/P.Pos/1", "gtest", Ran, false},
+		{"[       OK ] V/P.Pos/2 (0 ms)", "gtest", Ran, false},
+		{"[  PASSED  ] 3 tests.", "gtest", Passed, false},
+		{"[  FAILED  ] 3 tests, listed below:", "gtest", Failed, true},
+		{"[  FAILED  ] V/P.Pos/1, where GetParam() = -2 (0 ms)", "gtest", Failed, false},
+		{"[  FAILED  ] SumTest.Three", "gtest", Failed, false},
+		{"3 FAILED TESTS", "gtest", Failed, false},
 	}
 	for _, tt := range tests {
 		m, ok := MatchLine(tt.line)
@@ -43,7 +52,8 @@ func TestMatchLine(t *testing.T) {
 			t.Errorf("MatchLine(%q) = %+v %v, want %s verdict %d total %v", tt.line, m, ok, tt.runner, tt.verdict, tt.total)
 		}
 	}
-	for _, line := range []string{"OK then", "tests finished", "Ran the tests", "Error 2", "make: done"} {
+	for _, line := range []string{"OK then", "tests finished", "Ran the tests", "Error 2", "make: done",
+		"[ RUN      ] two words", "[  PASSED  ] all of them", "[----------] 3 tests from SumTest"} {
 		if m, ok := MatchLine(line); ok {
 			t.Errorf("MatchLine(%q) = %+v, want no match", line, m)
 		}

@@ -198,6 +198,7 @@ type declaredParser struct {
 	fails   failSet
 	begun   bool     // a run's Begin banner was read ...
 	begunAt int64    // ... on this line
+	begunOf int64    // ... at this offset
 	within  bool     // inside a Within stretch
 	open    []string // Open's match while a total is open
 	openAt  int64
@@ -259,7 +260,7 @@ func (p *declaredParser) feed(l *line, ws string) bool {
 	}
 	tt := p.t
 	if tt.Begin != nil && tt.Begin.MatchString(t) {
-		p.begun, p.begunAt, p.msgLeft, p.within = true, l.num, 0, false
+		p.begun, p.begunAt, p.begunOf, p.msgLeft, p.within = true, l.num, l.start, 0, false
 		p.fails.take() // a run that printed no total named them
 		return true
 	}
@@ -354,6 +355,10 @@ func (p *declaredParser) total(ws string, at int64, m ...[]string) {
 	c, ok := p.t.Count(m...)
 	om := p.fails.omitted
 	fails := p.fails.take()
+	from := at
+	if p.begun {
+		from = p.begunOf
+	}
 	p.begun, p.msgLeft, p.within = false, 0, false
 	if p.before != nil {
 		p.before = p.t.Before.New() // the next run's diagnostics are its own
@@ -366,7 +371,7 @@ func (p *declaredParser) total(ws string, at int64, m ...[]string) {
 	}
 	p.atts = append(p.atts, attempt{unit: suiteKey(ws, val(c.Tests)), tests: c.Tests,
 		passed: c.Passed, failed: c.Failed, skipped: c.Skipped, errors: c.Errors,
-		failures: fails, omitted: om, at: at, note: c.Note})
+		failures: fails, omitted: om, at: at, from: from, note: c.Note})
 }
 
 // failure names a failing test, and starts reading its message.

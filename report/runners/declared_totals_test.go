@@ -170,6 +170,47 @@ func TestDeclaredTotals(t *testing.T) {
 				"============================= test process starts ==============================\n" +
 				"================== tests finished: 16 passed, in 0.04 seconds ==================\n",
 			want{"sympy-bin-test", 16, 16, 0, 0, 0, nil, nil, 1}, ""},
+		// gtest's summary is read by a parser of its own (gtest.go), with
+		// the same guarantee; its rows are here with the declared ones'.
+		{"gtest: a total without its PASSED line gives only the number of tests",
+			"[==========] 3 tests from 1 test suite ran. (0 ms total)\nSegmentation fault\n",
+			want{"gtest", 3, -1, -1, -1, -1, nil, nil, 1}, "no [  PASSED  ] line"},
+		{"gtest: --gtest_brief: failed is the tests that neither passed nor were skipped",
+			"t.cc:5: Failure\nValue of: ok\n  Actual: false\nExpected: true\n[  FAILED  ] A.B (0 ms)\n" +
+				"[==========] 4 tests from 1 test suite ran. (1 ms total)\n[  PASSED  ] 2 tests.\n[  SKIPPED ] 1 test.\n",
+			want{"gtest", 4, 2, 1, 1, 0, []string{"A.B"}, nil, 1}, ""},
+		{"gtest: without times, the list under the total names no test again",
+			"[==========] Running 2 tests from 1 test suite.\n[ RUN      ] A.B\n[  FAILED  ] A.B\n[ RUN      ] A.C\n[       OK ] A.C\n" +
+				"[==========] 2 tests from 1 test suite ran.\n[  PASSED  ] 1 test.\n[  FAILED  ] 1 test, listed below:\n[  FAILED  ] A.B\n\n 1 FAILED TEST\n" +
+				"[==========] Running 1 test from 1 test suite.\n[ RUN      ] C.D\n[  FAILED  ] C.D\n" +
+				"[==========] 1 test from 1 test suite ran.\n[  PASSED  ] 0 tests.\n[  FAILED  ] 1 test, listed below:\n[  FAILED  ] C.D\n",
+			want{"gtest", 3, 1, 2, 0, 0, []string{"A.B", "C.D"}, nil, 2}, ""},
+		{"gtest: a failure list outside a total names nothing",
+			"[  FAILED  ] 3 tests, listed below:\n[  FAILED  ] Db: SetUpTestSuite or TearDownTestSuite\n 3 FAILED TESTS\n",
+			want{"none", -1, -1, -1, -1, -1, nil, nil, 0}, ""},
+		{"gtest: a total that does not add up gives only the number of tests",
+			"[==========] 3 tests from 1 test suite ran. (0 ms total)\n[  PASSED  ] 2 tests.\n[  FAILED  ] 2 tests, listed below:\n",
+			want{"gtest", 3, -1, -1, -1, -1, nil, nil, 1}, "does not add up"},
+		{"gtest: a test whose [ RUN ] has no verdict when the log ends stopped there",
+			"[==========] Running 3 tests from 1 test suite.\n[ RUN      ] A.B\n[       OK ] A.B (0 ms)\n[ RUN      ] A.C\nabout to crash\n",
+			want{"gtest", -1, 1, 1, 0, 0, []string{"A.C"}, nil, 1}, "ended without its total"},
+		{"gtest: a banner alone is no run",
+			"[==========] Running 3 tests from 1 test suite.\n[----------] Global test environment set-up.\n",
+			want{"none", -1, -1, -1, -1, -1, nil, nil, 0}, ""},
+		{"gtest: two binaries of the same size are summed",
+			"[==========] Running 1 test from 1 test suite.\n[ RUN      ] A.B\n[       OK ] A.B (0 ms)\n[==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 1 test.\n" +
+				"[==========] Running 1 test from 1 test suite.\n[ RUN      ] C.D\n[       OK ] C.D (0 ms)\n[==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 1 test.\n",
+			want{"gtest", 2, 2, 0, 0, 0, nil, nil, 2}, ""},
+		{"gtest: the same tests again are a retry (--gtest_repeat): a test that failed only before is flaky",
+			"[==========] Running 1 test from 1 test suite.\n[ RUN      ] A.B\n[  FAILED  ] A.B (0 ms)\n[==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 0 tests.\n[  FAILED  ] 1 test, listed below:\n[  FAILED  ] A.B\n\n 1 FAILED TEST\n" +
+				"\nRepeating all tests (iteration 2) . . .\n\n" +
+				"[==========] Running 1 test from 1 test suite.\n[ RUN      ] A.B\n[       OK ] A.B (0 ms)\n[==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 1 test.\n",
+			want{"gtest", 1, 1, 0, 0, 0, nil, []string{"A.B"}, 2}, ""},
+		{"gtest: a run that failed with no failed test: its global test environment",
+			"[==========] Running 1 test from 1 test suite.\n[----------] Global test environment set-up.\n[----------] 1 test from E\n[ RUN      ] E.Ok\n[       OK ] E.Ok (0 ms)\n" +
+				"[----------] 1 test from E (0 ms total)\n\n[----------] Global test environment tear-down\nenv.cc:3: Failure\nFailed\nenv teardown failed\n" +
+				"[==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 1 test.\n[  FAILED  ] 0 tests, listed below:\n\n 0 FAILED TESTS\n",
+			want{"gtest", 1, 1, 0, 0, 1, []string{"Global test environment"}, nil, 1}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -100,7 +100,9 @@ func entries(p part, order []string, last map[string]int, flaky []TestRef) int {
 // indexPart adds one runner part's units' final attempts to x.
 func indexPart(x *Index, p part, order []string, last map[string]int, flaky []TestRef) {
 	x.Entries = slices.Grow(x.Entries, entries(p, order, last, flaky))
-	whole := IndexEntry{Outcome: OutcomePassed}
+	// The whole run is a unit whose tests are all named when every block
+	// of it named its tests (gtest's without --gtest_brief).
+	whole := IndexEntry{Outcome: OutcomePassed, Named: true}
 	hasWhole := false
 	for _, u := range order {
 		fin := p.attempts[last[u]]
@@ -119,7 +121,7 @@ func indexPart(x *Index, p part, order []string, last map[string]int, flaky []Te
 			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: fin.name, Name: name, Outcome: o})
 		})
 		if fin.name == "" {
-			hasWhole = true
+			hasWhole, whole.Named = true, whole.Named && fin.named
 			if bad {
 				whole.Outcome = OutcomeFailed
 			}
@@ -137,4 +139,29 @@ func indexPart(x *Index, p part, order []string, last map[string]int, flaky []Te
 	for _, t := range flaky {
 		x.Entries = append(x.Entries, IndexEntry{Unit: t.Classname, Classname: t.Classname, Name: t.Name, Outcome: OutcomePassed, Flaky: true})
 	}
+}
+
+// oneWhole merges the whole-run units that several runners' parts add
+// (ctest's and gtest's in one log) into one: failed when one failed,
+// named when each named all its tests.
+func oneWhole(es []IndexEntry) []IndexEntry {
+	first := -1
+	out := es[:0]
+	for _, e := range es {
+		if e.Unit != "" || e.Name != "" {
+			out = append(out, e)
+			continue
+		}
+		if first < 0 {
+			first = len(out)
+			out = append(out, e)
+			continue
+		}
+		w := &out[first]
+		w.Named = w.Named && e.Named
+		if e.Outcome == OutcomeFailed {
+			w.Outcome = OutcomeFailed
+		}
+	}
+	return out
 }

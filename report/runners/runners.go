@@ -19,8 +19,8 @@
 // stored_ranges before citing them as original offsets.
 //
 // Recognised: go test (plain, -v, -json), gotestsum, pytest, cargo test,
-// node --test (TAP as "tap", spec as "node"), jest, mocha, maven surefire,
-// gradle, by parsers of their own; and the runners whose declaration
+// node --test (TAP as "tap", spec as "node"), jest, mocha, ava,
+// GoogleTest ("gtest"), maven surefire, gradle, by parsers of their own; and the runners whose declaration
 // (declare_*.go) gives its Totals: Python's unittest (Django's runtests.py
 // too) and sympy's bin/test. Matching is anchored at line starts (leading
 // blanks allowed) after ANSI colour codes are stripped; only the first
@@ -49,7 +49,7 @@ const SourceNone = "none"
 // `go test`), never guessed.
 type Summary struct {
 	// Source names the runner ("go", "gotestsum", "pytest", "cargo", "tap",
-	// "node", "jest", "mocha", "surefire", "gradle", or a declared runner's
+	// "node", "jest", "mocha", "ava", "gtest", "surefire", "gradle", or a declared runner's
 	// name: "unittest", "sympy-bin-test"), several joined by "+"
 	// when one log holds more than one, or "none".
 	Source   string    `json:"source"`

@@ -14,6 +14,7 @@
 #
 # Needs apt with bookworm's deb and deb-src lines (apt-get source), and
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
+# g++ with libgtest-dev, libgmock-dev and googletest (snappy's and yaml-cpp's tests),
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
 # the registry reachable (jest for node-commander), ruby with ruby-rspec and
 # ruby-rspec-pending-for (hashie's specs), maven with Debian's libsurefire-java,
@@ -43,7 +44,7 @@ fi
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
 	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest
-	deb-networkx-pytest-xdist deb-toolz-pytest-native deb-commons-codec-surefire deb-commons-codec-base64)
+	deb-networkx-pytest-xdist deb-toolz-pytest-native deb-commons-codec-surefire deb-snappy-gtest deb-yaml-cpp-ctest deb-commons-codec-base64)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -62,6 +63,8 @@ BUILDER=ruby-builder=3.2.4-2
 PARSEDOWN=php-parsedown=1.7.4-1
 MARKED=node-marked=4.2.3+ds+~4.0.7-2
 CODEC=libcommons-codec-java=1.15-1
+SNAPPY=snappy=1.1.9-3
+YAMLCPP=yaml-cpp=0.7.0+dfsg-8
 # Its test devDependencies at the versions of its package-lock.json.
 MARKED_DEPS=(jasmine@4.5.0 @markedjs/html-differ@4.0.2 front-matter@4.0.2)
 # Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
@@ -643,6 +646,73 @@ case_deb-commons-codec-base64() {
   ],
   "message": {"testUrlSafe": "java.lang.AssertionError: url-safe i=", "testByteToStringVariations": "org.junit.ComparisonFailure: byteToString static-url-safe UUID expected:<K[_fMJwH-]Q5e0nr7tWsxwkA> but was:<K[-fMJwH_]Q5e0nr7tWsxwkA>"},
   "why": "libcommons-codec-java 1.15-1 (bookworm, Debian's patches applied; Maven 3.8.7, Surefire 2.22.3, JUnit 4.13.2, offline against Debian's maven-repo as maven-debian-helper builds it): Base64's URL_SAFE_ENCODE_TABLE (Base64.java) ends in '_', '-'; four Base64Test tests fail among 1156, one with a ComparisonFailure over a 1400-character line (testUrlSafe encodes random bytes: its `url-safe i=6` differs from run to run); Surefire's report is read by report/runners/surefire.go"
+}
+EOF
+}
+
+# cmake_build DIR TARGET FLAG...: configures DIR's CMake project in
+# DIR/build and builds TARGET, as its debian/rules does but for the tests;
+# the build is not captured.
+cmake_build() {
+	local d=$1 target=$2
+	shift 2
+	cmake -S "$d" -B "$d/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$WORK/cmake.log" 2>&1 ||
+		{ tail -20 "$WORK/cmake.log" >&2; return 1; }
+	cmake --build "$d/build" -j"$(nproc)" --target "$target" >"$WORK/build.log" 2>&1 ||
+		{ tail -40 "$WORK/build.log" >&2; return 1; }
+}
+
+case_deb-snappy-gtest() {
+	local d=$WORK/snappy
+	debsrc $SNAPPY "$d"
+	# The decompression validator no longer rejects a copy at offset 0 (its
+	# "offset - 1u" trick dropped): IsValidCompressedBuffer accepts a buffer
+	# that Uncompress refuses.
+	replace "$d/snappy.cc" '    if (*produced <= offset - 1u) return false;' '    if (*produced < offset) return false;'
+	# As debian/rules configures it, against the system's GoogleTest; no
+	# benchmarks (they need libbenchmark-dev, the tests do not).
+	cmake_build "$d" snappy_unittest -DSNAPPY_BUILD_BENCHMARKS=OFF -DSNAPPY_USE_BUNDLED_GTEST=OFF
+	# Its ctest test runs the binary in the source directory (testdata/).
+	capture deb-snappy-gtest "$d" "$d/build/snappy_unittest"
+	cat >"$CORPUS/deb-snappy-gtest/want.json" <<'EOF'
+{
+  "runner": "gtest",
+  "must": [
+    "/tmp/runledger-corpus-deb/snappy/snappy_unittest.cc:733: Failure",
+    "Value of: snappy::IsValidCompressedBuffer(compressed, 4)",
+    "  Actual: true",
+    "Expected: false"
+  ],
+  "message": {
+    "Snappy.ZeroOffsetCopyValidation": "Value of: snappy::IsValidCompressedBuffer(compressed, 4) Actual: true Expected: false"
+  },
+  "why": "snappy 1.1.9-3 (bookworm), built against Debian's GoogleTest: SnappyDecompressionValidator::AppendFromSelf (snappy.cc) accepts a copy at offset 0; snappy_unittest run directly, as plain gtest output: Snappy.ZeroOffsetCopyValidation fails among 20 tests"
+}
+EOF
+}
+
+case_deb-yaml-cpp-ctest() {
+	local d=$WORK/yaml-cpp
+	debsrc $YAMLCPP "$d"
+	# A double-quoted string's newline is escaped as \r.
+	replace "$d/src/emitterutils.cpp" $'      case \'\\n\':\n        out << "\\\\n";' $'      case \'\\n\':\n        out << "\\\\r";'
+	# As debian/rules configures it (its patch builds /usr/src/googletest,
+	# Debian's GoogleTest sources, into the tests), without the tools.
+	cmake_build "$d" yaml-cpp-tests -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF -DINSTALL_GTEST=OFF
+	capture deb-yaml-cpp-ctest "$d/build" ctest --output-on-failure
+	cat >"$CORPUS/deb-yaml-cpp-ctest/want.json" <<'EOF'
+{
+  "runner": "ctest --output-on-failure + gtest",
+  "must": [
+    "    Which is: \"\\\"\\\\\\\" \\\\\\\\ \\\\r \\\\t \\\\r \\\\b \\\\x15 \\\\ufeff $\\\"\"",
+    "    Which is: \"\\\"Hello\\\\rWorld\\\"\"",
+    "           Actual: \"foo\\r\""
+  ],
+  "message": {
+    "EmitterTest.ForceSingleQuotedToDouble": "Expected equality of these values: expected Which is: \"\\\"Hello\\\\nWorld\\\"\" / out.c_str() Which is: \"\\\"Hello\\\\rWorld\\\"\"",
+    "GenEmitterTest.test718fa11b9bfa9dfc6632": "Unexpected mock function call - returning directly. Function call: OnScalar("
+  },
+  "why": "yaml-cpp 0.7.0+dfsg-8 (bookworm), its tests built with Debian's GoogleTest sources: WriteDoubleQuotedString (src/emitterutils.cpp) escapes a newline as \\r; under ctest --output-on-failure its one ctest test's gtest run of 980 tests prints 20 failures, gtest's EXPECT_EQ with its string diff and gMock's unexpected calls and unsatisfied expectations, which name the failing tests instead of the ctest test"
 }
 EOF
 }
