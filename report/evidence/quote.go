@@ -264,6 +264,11 @@ func keyOf(line []byte) int {
 	if hasPrefix(t, "at /rustc/") || rustStdFrame.Match(t) {
 		return 0 // a backtrace frame in Rust's own library (`2: core::panicking::panic_fmt`, its `at /rustc/…`): the crate's frames below it say where
 	}
+	if hasPrefix(t, "at ") {
+		if k, ok := jvmFrameKey(t); ok {
+			return k // a JVM frame: `at org.junit.Assert.assertEquals(Assert.java:117)` is no assertion of the test's
+		}
+	}
 	for _, w := range keyWords {
 		if bytes.Contains(t, w) {
 			return 2
@@ -288,7 +293,7 @@ var (
 		"got:", "got ", "want", "actual", "Actual", "Received", "panic", "FAIL", "failed", "mismatch",
 		"unexpected", "not equal", "!==", " != ", "left:", "right:", "Failed asserting", "Sanitizer",
 		"runtime error", "DATA RACE", "Segmentation fault", "timed out", "timeout")
-	keyPrefixes = bytesList("E   ", "E  ", "> ", "+ ", "- ", "-->", "❯ ", "Caused by", "Previous write", "Write at", "Read at")
+	keyPrefixes = bytesList("E   ", "E  ", "> ", "+ ", "- ", "-->", "❯ ", "Caused by", "Previous write", "Write at", "Read at", "but: ")
 	// rustStdFrame: the head of a Rust backtrace frame in the standard
 	// library or libtest (`0: __rustc::rust_begin_unwind`, `5: <alloc::vec::Vec<T,A> as …>::index`).
 	rustStdFrame = regexp.MustCompile(`^\d+: <?(?:__rustc|core|std|alloc|test)::`)

@@ -36,7 +36,7 @@ type attempt struct {
 	// note says how a count was derived (a declared total's Counts.Note).
 	note string
 	// flaky are tests the runner itself ran again and that then passed
-	// (pytest-rerunfailures' RERUN).
+	// (pytest-rerunfailures' RERUN, Surefire's Flakes:).
 	flaky []TestRef
 }
 
@@ -72,6 +72,7 @@ type state struct {
 	golang    *goParser
 	gotestsum *gotestsumParser
 	ava       *avaParser
+	surefire  *surefireParser
 	cargo     *cargoParser
 	mocha     *mochaParser
 	jest      *jestParser
@@ -91,12 +92,12 @@ type state struct {
 }
 
 func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(),
+	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(), surefire: newSurefireParser(),
 		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}, gtest: &gtestParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, st.pytest, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.ava, &surefireParser{}, &gradleParser{}, st.gtest,
+		st.mocha, st.vitest, st.ava, st.surefire, &gradleParser{}, st.gtest,
 	}
 	st.declared = declaredParsers()
 	return st
@@ -229,7 +230,7 @@ func (st *state) wants(l *line) bool {
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() || st.pytest.inNative() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.gtest.following()
+		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.gtest.following() || st.surefire.following()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the

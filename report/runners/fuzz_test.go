@@ -149,7 +149,9 @@ func FuzzAva(f *testing.F) {
 
 func FuzzSurefire(f *testing.F) {
 	fuzzParser(f, "[ERROR]   CalcTest.adds:3 expected\n[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0\n",
-		sample(f, "surefire-multimodule.log"))
+		"[ERROR] adds(com.x.CalcTest)  Time elapsed: 0 s  <<< FAILURE!\njava.lang.AssertionError: \n\nExpected: 1\n\tat com.x.CalcTest.adds(CalcTest.java:3)\n\n"+
+			"[ERROR] Failures: \n[ERROR]   CalcTest.adds:3 \nExpected: 1\n[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0\n",
+		sample(f, "surefire-multimodule.log"), sample(f, "surefire-junit5-fail.log"), sample(f, "surefire-rerun-fail.log"), sample(f, "surefire-reactor-fail.log"))
 }
 
 func FuzzGradle(f *testing.F) {
