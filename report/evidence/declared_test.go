@@ -52,6 +52,27 @@ func TestDeclaredGrammars(t *testing.T) {
 			not:  []string{"test_ok (shop.T.test_ok)"},
 		},
 		{
+			// Catch2's blocks are read by a grammar of its own (catch2.go):
+			// a header's name is wrapped over lines, and with -s the
+			// passing assertions under it are no evidence.
+			name: "catch2 -s: a failing test case's header and its FAILED assertion, not the passes",
+			log: catch2Log(strings.Repeat(catch2Header("passes", "")+"t.cpp:9: PASSED:\n  CHECK( 1 == 1 )\n\n", 30)+
+				catch2Header("a test case with a name long enough that the console reporter wraps it over\ntwo lines", "  by zero\n")+
+				"t.cpp:16: PASSED:\n  CHECK( Div(6, 3) == 2 )\nwith expansion:\n  2 == 2\n\n"+
+				"t.cpp:17: FAILED:\n  CHECK( Div(1, 0) == 0 )\ndue to unexpected exception with message:\n  division by zero\n\n"+
+				catch2Header("sums", "")+"t.cpp:7: FAILED:\n  REQUIRE( Sum(v) == 6 )\nwith expansion:\n  5 == 6\n\n", "test cases: 32 | 30 passed | 2 failed"),
+			blocks: []string{"catch2/a test case with a name long enough that the console reporter wraps it over two lines", "catch2/sums"},
+			want:   []string{"  by zero", "t.cpp:17: FAILED:", "  division by zero", "REQUIRE( Sum(v) == 6 )", "  5 == 6"},
+			not:    []string{"CHECK( 1 == 1 )", "CHECK( Div(6, 3) == 2 )"},
+		},
+		{
+			name: "catch2 under ctest -V: each line's test number passed over",
+			log: strings.Repeat("3: some other test's output line\n", 80) + "1: " + strings.ReplaceAll(strings.TrimSuffix(catch2Log(catch2Header("sums", "")+
+				"t.cpp:7: FAILED:\n  REQUIRE( Sum(v) == 6 )\nwith expansion:\n  5 == 6\n\n", "test cases: 1 | 1 failed"), "\n"), "\n", "\n1: ") + "\n",
+			blocks: []string{"catch2/sums"},
+			want:   []string{"1:   5 == 6"},
+		},
+		{
 			name:   "a pytest heading is still pytest's",
 			log:    "___________ test_parse ___________\n\n    def test_parse():\n>       assert parse('7') == 8\nE       assert 7 == 8\n\nt.py:3: AssertionError\n==== 1 failed in 0.1s ====\n",
 			blocks: []string{"pytest/test_parse"},
@@ -84,4 +105,17 @@ func TestDeclaredGrammars(t *testing.T) {
 			checkPieces(t, tt.log, nil, ps)
 		})
 	}
+}
+
+// catch2Log is a Catch2 console run: its banner, body and totals.
+func catch2Log(body, total string) string {
+	return "\n" + strings.Repeat("~", 79) + "\nt is a Catch v2.13.10 host application.\nRun with -? for options\n\n" + body +
+		strings.Repeat("=", 79) + "\n" + total + "\n\n"
+}
+
+// catch2Header is a test case's header: its name and sections between
+// rules, its place and a rule of dots.
+func catch2Header(name, sections string) string {
+	rule := strings.Repeat("-", 79) + "\n"
+	return rule + name + "\n" + sections + rule + "t.cpp:3\n" + strings.Repeat(".", 79) + "\n\n"
 }

@@ -72,6 +72,7 @@ type state struct {
 	nodeTap   *nodeParser
 	vitest    *vitestParser
 	pytest    *pytestParser
+	catch2    *catch2Parser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -82,11 +83,11 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(),
-		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}}
+		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}, catch2: &catch2Parser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, st.pytest, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.ava, &surefireParser{}, &gradleParser{},
+		st.mocha, st.vitest, st.ava, &surefireParser{}, &gradleParser{}, st.catch2,
 	}
 	st.declared = declaredParsers()
 	return st
@@ -108,7 +109,7 @@ func (st *state) readerAt(ra io.ReaderAt) {
 // builds none: in a dense log that was a third of its allocations.
 func newVerifier() *state {
 	st := newState()
-	st.verifier, st.golang.verifier = true, true
+	st.verifier, st.golang.verifier, st.catch2.verifier = true, true, true
 	return st
 }
 
@@ -185,7 +186,7 @@ func (st *state) wants(l *line) bool {
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) {
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) || catch2Wants(t) {
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
@@ -199,7 +200,7 @@ func (st *state) wants(l *line) bool {
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following()
+		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.catch2.following()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
@@ -322,6 +323,12 @@ func (st *state) summary() *Summary {
 		mergePart(s, p, !st.verifier)
 	}
 	s.Source = strings.Join(names, "+")
+	if len(names) > 1 && slices.Contains(names, "ctest") {
+		// ctest ran programs whose own runner's output the log shows too
+		// (Catch2's totals under --output-on-failure or -V): both count.
+		s.Note = strings.TrimPrefix(s.Note+"; ctest counts the programs it ran, "+strings.Join(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "ctest" }), " and ")+
+			" the tests in the output it shows of them: the totals add both", "; ")
+	}
 	if s.FailuresOmitted > 0 {
 		s.Note = strings.TrimPrefix(s.Note+fmt.Sprintf("; %d failing tests past the first %d are counted but not named",
 			s.FailuresOmitted, maxNamed), "; ")

@@ -100,7 +100,7 @@ func entries(p part, order []string, last map[string]int, flaky []TestRef) int {
 // indexPart adds one runner part's units' final attempts to x.
 func indexPart(x *Index, p part, order []string, last map[string]int, flaky []TestRef) {
 	x.Entries = slices.Grow(x.Entries, entries(p, order, last, flaky))
-	whole := IndexEntry{Outcome: OutcomePassed}
+	whole := IndexEntry{Outcome: OutcomePassed, Named: true}
 	hasWhole := false
 	for _, u := range order {
 		fin := p.attempts[last[u]]
@@ -123,6 +123,7 @@ func indexPart(x *Index, p part, order []string, last map[string]int, flaky []Te
 			if bad {
 				whole.Outcome = OutcomeFailed
 			}
+			whole.Named = whole.Named && fin.named // Catch2 with -s heads every test case it ran
 			continue
 		}
 		unit := IndexEntry{Unit: fin.name, Outcome: OutcomePassed, Named: fin.named}
