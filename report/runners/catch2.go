@@ -125,7 +125,12 @@ func (p *catch2Parser) feed(l *line, ws string) bool {
 			text, pre = t[len(m):], m
 			t = strings.TrimSpace(text)
 		} else if m := ctestFailedNo.FindStringSubmatch(t); m != nil && ctestFailed.MatchString(t) {
-			p.ctestNo, p.msgLeft = "#"+m[1], 0
+			// A program's output under ctest comes after its status line
+			// (--output-on-failure) or before it (-V): a run still open
+			// here is one that ended without its totals (it crashed, or
+			// was killed), whose failures are no later run's.
+			p.fails.take()
+			p.begun, p.cur, p.ctestNo, p.msgLeft = false, "", "#"+m[1], 0
 			return true
 		}
 	}

@@ -207,6 +207,10 @@ func TestCatch2Totals(t *testing.T) {
 		{"ctest -V's numbers are passed over", "1: " + strings.ReplaceAll(strings.TrimSuffix(banner+block("adds", "t.cpp:4")+eq+"test cases: 2 | 1 passed | 1 failed\n", "\n"), "\n", "\n1: ") + "\n" +
 			"2: " + eq + "2: All tests passed (2 assertions in 2 test cases)\n",
 			want{"catch2", 4, 3, 1, 0, 0, []string{"adds"}, nil, 2}, ""},
+		{"under ctest, a program that died before its totals names nothing of the next one's",
+			"Test project /b\n1/2 Test #1: a ...***Exception: SegFault  0.01 sec\n" + banner + block("dies", "t.cpp:4") +
+				"2/2 Test #2: b ...***Failed  0.01 sec\n" + eq + "All tests passed (1 assertion in 1 test case)\n\n50% tests passed, 2 tests failed out of 2\n",
+			want{"catch2+ctest", 3, 1, 2, -1, 0, []string{"a", "b"}, nil, 2}, ""},
 		{"a wrapped name and sections", banner + rule + "a test case with a name long enough that the console reporter wraps it over\ntwo lines\n  outer\n  inner\n" + rule +
 			"t.cpp:3\n\nt.cpp:9: FAILED:\n  CHECK( a == b )\nwith expansion:\n  1 == 2\n\n" + eq + "test cases: 1 | 1 failed\n",
 			want{"catch2", 1, 0, 1, 0, 0, []string{"a test case with a name long enough that the console reporter wraps it over two lines"}, nil, 1}, ""},

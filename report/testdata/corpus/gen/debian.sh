@@ -11,13 +11,17 @@
 #
 # Env: RUNLEDGER  a runledger binary (default: built from this checkout)
 #      DEB_KEEP=1  keep /tmp/runledger-corpus-deb afterwards
+#      DEB_WORK    another directory for the sources (another checkout regenerating at
+#                  the same time wipes the default one)
 #
 # Needs apt with bookworm's deb and deb-src lines (apt-get source), and
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
 # the registry reachable (jest for node-commander), ruby with ruby-rspec and
-# ruby-rspec-pending-for (hashie's specs), node (for the check). Packages are downloaded, never installed, except the
-# tools (`apt-get install python3-pytest cmake`). Sources are unpacked to the
+# ruby-rspec-pending-for (hashie's specs), node (for the check), g++ with the
+# catch2 package (cli11's tests). Packages are downloaded,
+# never installed, except the tools (`apt-get install python3-pytest cmake`).
+# Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
 # absolute paths in the logs (Python tracebacks, ASan frames) are the same on
 # every regeneration. Each regression is an exact literal replacement that must
@@ -27,7 +31,7 @@ set -euo pipefail
 GEN=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CORPUS=$(dirname "$GEN")
 ROOT=$(cd "$CORPUS/../../.." && pwd)
-WORK=/tmp/runledger-corpus-deb
+WORK=${DEB_WORK:-/tmp/runledger-corpus-deb}
 . "$GEN/lib.sh"
 CHECK_ONLY=0
 if [ "${1:-}" = --check ]; then
@@ -37,7 +41,7 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest)
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest deb-cli11-catch2)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -55,6 +59,7 @@ DOTPROP=node-dot-prop=7.2.0-3
 BUILDER=ruby-builder=3.2.4-2
 PARSEDOWN=php-parsedown=1.7.4-1
 MARKED=node-marked=4.2.3+ds+~4.0.7-2
+CLI11=cli11=2.1.2+ds-1
 # Its test devDependencies at the versions of its package-lock.json.
 MARKED_DEPS=(jasmine@4.5.0 @markedjs/html-differ@4.0.2 front-matter@4.0.2)
 # Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
@@ -501,6 +506,38 @@ case_deb-toolz-doctest() {
   ],
   "message": {"test_interpose": "AssertionError: assert 'a' == 0", "toolz.itertoolz.interpose": "Expected: [1, 'a', 2, 'a', 3] Got: ['a', 1, 'a', 2, 'a', 3]"},
   "why": "python3-toolz 0.12.0-1 (bookworm): interpose (toolz/itertoolz.py) keeps the leading separator; under pytest --doctest-modules its docstring example fails as a DocTestFailure (source listing, Expected:/Got:) and test_interpose with an assertion and its where-lines, among 256 tests"
+}
+EOF
+}
+
+case_deb-cli11-catch2() {
+	local d=$WORK/cli11
+	debsrc $CLI11 "$d"
+	# remove_quotes drops the opening quote and keeps the closing one.
+	replace "$d/include/CLI/StringTools.hpp" $'            str.pop_back();\n            str.erase(str.begin(), str.begin() + 1);' $'            str.erase(str.begin(), str.begin() + 1);'
+	# As debian/rules builds it (Debian's patch makes the tests use
+	# catch2's header), without the examples and docs; the build is not
+	# part of the captured run. Each test file is a Catch2 program of its own.
+	cmake -S "$d" -B "$d/build" -DCLI11_BUILD_EXAMPLES=OFF -DCLI11_BUILD_DOCS=OFF >/dev/null
+	cmake --build "$d/build" -j2 >/dev/null
+	capture deb-cli11-catch2 "$d/build" ctest --output-on-failure
+	cat >"$CORPUS/deb-cli11-catch2/want.json" <<'EOF'
+{
+  "runner": "ctest running Catch2 programs",
+  "must": [
+    "Test  #2: ConfigFileTest ...................***Failed",
+    "tests/ConfigFileTest.cpp:117: FAILED:",
+    "  CHECK( output.at(0).inputs.at(0) == \"three\" )",
+    "  \"three\"\" == \"three\"",
+    "tests/ConfigFileTest.cpp:1368: FAILED:",
+    "  CHECK( 1 == val )",
+    "test cases: 128 | 126 passed | 2 failed"
+  ],
+  "message": {
+    "StringBased: Quotes": "CHECK( output.at(0).inputs.at(0) == \"three\" ) with expansion: \"three\"\" == \"three\"",
+    "jsonLikeParsing": "CHECK( 1 == val ) with expansion: 1 == 0"
+  },
+  "why": "cli11 2.1.2+ds-1 (bookworm; apt-get source, Debian's patch makes its tests use the catch2 package's Catch2 v2): remove_quotes (include/CLI/StringTools.hpp) drops a value's opening quote but keeps the closing one; ctest --output-on-failure runs its 20 Catch2 programs, and ConfigFileTest fails two test cases (five CHECKs) of 128"
 }
 EOF
 }
