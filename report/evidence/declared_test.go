@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -73,6 +74,17 @@ func TestDeclaredGrammars(t *testing.T) {
 			want:   []string{"1:   5 == 6"},
 		},
 		{
+			name: "exunit: each numbered failure from its heading to the next, --trace's lines and the dots outside",
+			log: strings.Repeat("  * test passes (0.01ms) [L#3]\n", 60) + exunitBlock(1, "test adds", "MathTest", "Assertion with == failed\n     code:  assert Math.add(1, 2) == 4\n     left:  3\n     right: 4") +
+				strings.Repeat(".", 40) + "\n" +
+				"  * test raises (0.10ms) [L#20]\n\n" + exunitBlock(2, "test raises", "MathTest", "** (RuntimeError) boom\n     code: Math.boom()") +
+				"  2) MathDbTest: failure on setup_all callback, all tests have been invalidated\n     ** (RuntimeError) no database\n     stacktrace:\n       test/db_test.exs:4: MathDbTest.__ex_unit_setup_all_0/1\n\n" +
+				"Finished in 0.05 seconds (0.00s async, 0.05s sync)\n1 doctest, 62 tests, 2 failures, 1 invalid\n",
+			blocks: []string{"exunit/test adds", "exunit/test raises", "exunit/failure on setup_all callback", "exunit/1 doctest, 62 tests, 2 failures, 1 invalid"},
+			want:   []string{"left:  3", "right: 4", "** (RuntimeError) boom", "test/math_test.exs:13: (test)", "** (RuntimeError) no database"},
+			not:    []string{"* test passes", "......"},
+		},
+		{
 			name:   "a pytest heading is still pytest's",
 			log:    "___________ test_parse ___________\n\n    def test_parse():\n>       assert parse('7') == 8\nE       assert 7 == 8\n\nt.py:3: AssertionError\n==== 1 failed in 0.1s ====\n",
 			blocks: []string{"pytest/test_parse"},
@@ -118,4 +130,10 @@ func catch2Log(body, total string) string {
 func catch2Header(name, sections string) string {
 	rule := strings.Repeat("-", 79) + "\n"
 	return rule + name + "\n" + sections + rule + "t.cpp:3\n" + strings.Repeat(".", 79) + "\n\n"
+}
+
+// exunitBlock is an ExUnit failure: its numbered heading, location,
+// message and stacktrace.
+func exunitBlock(n int, test, module, message string) string {
+	return fmt.Sprintf("  %d) %s (%s)\n     test/math_test.exs:12\n     %s\n     stacktrace:\n       (math 0.1.0) lib/math.ex:3: Math.f/0\n       test/math_test.exs:13: (test)\n\n", n, test, module, message)
 }

@@ -73,6 +73,7 @@ type state struct {
 	vitest    *vitestParser
 	pytest    *pytestParser
 	catch2    *catch2Parser
+	exunit    *exunitParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text.
 	onlyDecor bool
@@ -83,11 +84,11 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(),
-		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}, catch2: &catch2Parser{}}
+		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}, catch2: &catch2Parser{}, exunit: &exunitParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, st.pytest, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.ava, &surefireParser{}, &gradleParser{}, st.catch2,
+		st.mocha, st.vitest, st.ava, &surefireParser{}, &gradleParser{}, st.catch2, st.exunit,
 	}
 	st.declared = declaredParsers()
 	return st
@@ -109,7 +110,7 @@ func (st *state) readerAt(ra io.ReaderAt) {
 // builds none: in a dense log that was a third of its allocations.
 func newVerifier() *state {
 	st := newState()
-	st.verifier, st.golang.verifier, st.catch2.verifier = true, true, true
+	st.verifier, st.golang.verifier, st.catch2.verifier, st.exunit.verifier = true, true, true, true
 	return st
 }
 
@@ -186,7 +187,7 @@ func (st *state) wants(l *line) bool {
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) || catch2Wants(t) {
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) || catch2Wants(t) || exunitWants(t) {
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
@@ -200,7 +201,7 @@ func (st *state) wants(l *line) bool {
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.catch2.following()
+		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.catch2.following() || st.exunit.following()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the

@@ -1,6 +1,9 @@
 package runners
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // The test index (report/testindex) wants every test's outcome, not only
 // the failures. Runners name passing tests only sometimes (go test -v and
@@ -116,7 +119,11 @@ func indexPart(x *Index, p part, order []string, last map[string]int, flaky []Te
 			if skip {
 				o = OutcomeSkipped
 			}
-			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: fin.name, Name: name, Outcome: o})
+			class := fin.name
+			if c, n, ok := strings.Cut(name, "\x00"); ok { // a class of its own (ExUnit's module)
+				class, name = c, n
+			}
+			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: class, Name: name, Outcome: o})
 		})
 		if fin.name == "" {
 			hasWhole = true

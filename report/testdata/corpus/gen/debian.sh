@@ -19,7 +19,7 @@
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
 # the registry reachable (jest for node-commander), ruby with ruby-rspec and
 # ruby-rspec-pending-for (hashie's specs), node (for the check), g++ with the
-# catch2 package (cli11's tests). Packages are downloaded,
+# catch2 package (cli11's tests), elixir (EEx's). Packages are downloaded,
 # never installed, except the tools (`apt-get install python3-pytest cmake`).
 # Sources are unpacked to the
 # fixed directory /tmp/runledger-corpus-deb (wiped at start and end) so that
@@ -41,7 +41,7 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest deb-cli11-catch2)
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest deb-cli11-catch2 deb-elixir-eex-exunit)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -60,6 +60,7 @@ BUILDER=ruby-builder=3.2.4-2
 PARSEDOWN=php-parsedown=1.7.4-1
 MARKED=node-marked=4.2.3+ds+~4.0.7-2
 CLI11=cli11=2.1.2+ds-1
+ELIXIR=elixir-lang=1.14.0.dfsg-2
 # Its test devDependencies at the versions of its package-lock.json.
 MARKED_DEPS=(jasmine@4.5.0 @markedjs/html-differ@4.0.2 front-matter@4.0.2)
 # Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
@@ -538,6 +539,39 @@ case_deb-cli11-catch2() {
     "jsonLikeParsing": "CHECK( 1 == val ) with expansion: 1 == 0"
   },
   "why": "cli11 2.1.2+ds-1 (bookworm; apt-get source, Debian's patch makes its tests use the catch2 package's Catch2 v2): remove_quotes (include/CLI/StringTools.hpp) drops a value's opening quote but keeps the closing one; ctest --output-on-failure runs its 20 Catch2 programs, and ConfigFileTest fails two test cases (five CHECKs) of 128"
+}
+EOF
+}
+
+case_deb-elixir-eex-exunit() {
+	local d=$WORK/elixir
+	debsrc $ELIXIR "$d"
+	local eex=$d/lib/eex
+	# trim_left drops the newline trim mode keeps after a tag.
+	replace "$eex/lib/eex/compiler.ex" $'      _ when count > 0 -> [?\\n | buffer]\n' $'      _ when count > 0 -> buffer\n'
+	# Elixir's own EEx tests, as its Makefile's test_eex runs them, against
+	# EEx compiled from the changed source by bookworm's elixir (-pa puts it
+	# before the installed one); the seed fixed. The build is not captured.
+	mkdir -p "$eex/ebin"
+	(cd "$eex" && elixirc --ignore-module-conflict lib -o ebin >/dev/null)
+	capture deb-elixir-eex-exunit "$eex" elixir -pa ebin -r test/test_helper.exs -e 'ExUnit.configure(seed: 0)' -pr 'test/**/*_test.exs'
+	cat >"$CORPUS/deb-elixir-eex-exunit/want.json" <<'EOF'
+{
+  "runner": "ExUnit (Elixir's own EEx suite)",
+  "must": [
+    "2) test trim mode with CRLF (EEx.TokenizerTest)",
+    "test/eex/tokenizer_test.exs:351: (test)",
+    "3) test evaluates trim mode (EExTest)",
+    "left:  \"123789\"",
+    "right: \"123\\n789\"",
+    "test/eex_test.exs:84: (test)",
+    "7 doctests, 101 tests, 6 failures"
+  ],
+  "message": {
+    "test evaluates trim mode": "Assertion with == failed; code: assert result == expected; left: \"123789\"; right: \"123\\n789\"",
+    "test trim mode with CRLF": "Assertion with == failed; code: assert EEx.tokenize("
+  },
+  "why": "elixir-lang 1.14.0.dfsg-2 (bookworm; apt-get source): trim_left (lib/eex/lib/eex/compiler.ex) drops the newline trim mode keeps after a tag; Elixir's own EEx tests, run as its Makefile's test_eex runs them against EEx compiled from the changed source by bookworm's elixir, fail six of 108 (7 doctests, 101 tests) on their assertions"
 }
 EOF
 }
