@@ -41,7 +41,8 @@ fi
 
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
-	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest deb-cli11-catch2 deb-elixir-eex-exunit)
+	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest deb-cli11-catch2 deb-cli11-catch2-s
+	deb-elixir-eex-exunit deb-elixir-eex-exunit-trace)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -511,8 +512,11 @@ case_deb-toolz-doctest() {
 EOF
 }
 
-case_deb-cli11-catch2() {
+# cli11_build: cli11's source with the regression, built once per WORK for
+# the cases that run its tests.
+cli11_build() {
 	local d=$WORK/cli11
+	[ -f "$d/build/.runledger-built" ] && return
 	debsrc $CLI11 "$d"
 	# remove_quotes drops the opening quote and keeps the closing one.
 	replace "$d/include/CLI/StringTools.hpp" $'            str.pop_back();\n            str.erase(str.begin(), str.begin() + 1);' $'            str.erase(str.begin(), str.begin() + 1);'
@@ -521,7 +525,12 @@ case_deb-cli11-catch2() {
 	# part of the captured run. Each test file is a Catch2 program of its own.
 	cmake -S "$d" -B "$d/build" -DCLI11_BUILD_EXAMPLES=OFF -DCLI11_BUILD_DOCS=OFF >/dev/null
 	cmake --build "$d/build" -j2 >/dev/null
-	capture deb-cli11-catch2 "$d/build" ctest --output-on-failure
+	touch "$d/build/.runledger-built"
+}
+
+case_deb-cli11-catch2() {
+	cli11_build
+	capture deb-cli11-catch2 "$WORK/cli11/build" ctest --output-on-failure
 	cat >"$CORPUS/deb-cli11-catch2/want.json" <<'EOF'
 {
   "runner": "ctest running Catch2 programs",
@@ -543,18 +552,23 @@ case_deb-cli11-catch2() {
 EOF
 }
 
-case_deb-elixir-eex-exunit() {
-	local d=$WORK/elixir
+# eex_build: Elixir's source with the regression in EEx, and EEx compiled
+# from it by bookworm's elixir (-pa puts it before the installed one),
+# once per WORK. The build is not captured.
+eex_build() {
+	local d=$WORK/elixir eex=$WORK/elixir/lib/eex
+	[ -d "$eex/ebin" ] && return
 	debsrc $ELIXIR "$d"
-	local eex=$d/lib/eex
 	# trim_left drops the newline trim mode keeps after a tag.
 	replace "$eex/lib/eex/compiler.ex" $'      _ when count > 0 -> [?\\n | buffer]\n' $'      _ when count > 0 -> buffer\n'
-	# Elixir's own EEx tests, as its Makefile's test_eex runs them, against
-	# EEx compiled from the changed source by bookworm's elixir (-pa puts it
-	# before the installed one); the seed fixed. The build is not captured.
 	mkdir -p "$eex/ebin"
 	(cd "$eex" && elixirc --ignore-module-conflict lib -o ebin >/dev/null)
-	capture deb-elixir-eex-exunit "$eex" elixir -pa ebin -r test/test_helper.exs -e 'ExUnit.configure(seed: 0)' -pr 'test/**/*_test.exs'
+}
+
+case_deb-elixir-eex-exunit() {
+	eex_build
+	# Elixir's own EEx tests, as its Makefile's test_eex runs them; the seed fixed.
+	capture deb-elixir-eex-exunit "$WORK/elixir/lib/eex" elixir -pa ebin -r test/test_helper.exs -e 'ExUnit.configure(seed: 0)' -pr 'test/**/*_test.exs'
 	cat >"$CORPUS/deb-elixir-eex-exunit/want.json" <<'EOF'
 {
   "runner": "ExUnit (Elixir's own EEx suite)",
@@ -572,6 +586,54 @@ case_deb-elixir-eex-exunit() {
     "test trim mode with CRLF": "Assertion with == failed; code: assert EEx.tokenize("
   },
   "why": "elixir-lang 1.14.0.dfsg-2 (bookworm; apt-get source): trim_left (lib/eex/lib/eex/compiler.ex) drops the newline trim mode keeps after a tag; Elixir's own EEx tests, run as its Makefile's test_eex runs them against EEx compiled from the changed source by bookworm's elixir, fail six of 108 (7 doctests, 101 tests) on their assertions"
+}
+EOF
+}
+
+case_deb-cli11-catch2-s() {
+	cli11_build
+	# One of its programs with -s, as a developer reruns a failing one:
+	# every passing assertion is printed too, under its test case's header.
+	capture deb-cli11-catch2-s "$WORK/cli11/build/tests" ./ConfigFileTest -s
+	cat >"$CORPUS/deb-cli11-catch2-s/want.json" <<'EOF'
+{
+  "runner": "Catch2 -s",
+  "must": [
+    "tests/ConfigFileTest.cpp:117: FAILED:",
+    "  CHECK( output.at(0).inputs.at(0) == \"three\" )",
+    "  \"three\"\" == \"three\"",
+    "tests/ConfigFileTest.cpp:1368: FAILED:",
+    "  CHECK( 1 == val )"
+  ],
+  "message": {
+    "StringBased: Quotes": "CHECK( output.at(0).inputs.at(0) == \"three\" ) with expansion: \"three\"\" == \"three\"",
+    "jsonLikeParsing": "CHECK( 1 == val ) with expansion: 1 == 0"
+  },
+  "why": "cli11 2.1.2+ds-1 (bookworm) with remove_quotes broken, as deb-cli11-catch2: its ConfigFileTest program alone with -s, which prints all 453 assertions (448 passing) under their test cases' headers; two test cases of 128 fail"
+}
+EOF
+}
+
+case_deb-elixir-eex-exunit-trace() {
+	eex_build
+	# Its test helper turns ExUnit's --trace on when TRACE is set.
+	CAPTURE_ENV=TRACE=1 capture deb-elixir-eex-exunit-trace "$WORK/elixir/lib/eex" elixir -pa ebin -r test/test_helper.exs -e 'ExUnit.configure(seed: 0)' -pr 'test/**/*_test.exs'
+	cat >"$CORPUS/deb-elixir-eex-exunit-trace/want.json" <<'EOF'
+{
+  "runner": "ExUnit --trace (Elixir's own EEx suite)",
+  "must": [
+    "1) test evaluates trim mode (EExTest)",
+    "left:  \"123789\"",
+    "right: \"123\\n789\"",
+    "test/eex_test.exs:84: (test)",
+    "6) test trim mode with CRLF (EEx.TokenizerTest)",
+    "test/eex/tokenizer_test.exs:351: (test)"
+  ],
+  "message": {
+    "test evaluates trim mode": "Assertion with == failed; code: assert result == expected; left: \"123789\"; right: \"123\\n789\"",
+    "test trim mode with CRLF": "Assertion with == failed; code: assert EEx.tokenize("
+  },
+  "why": "elixir-lang 1.14.0.dfsg-2 (bookworm) with trim_left broken, as deb-elixir-eex-exunit, under ExUnit's --trace (its test helper's TRACE=1): every test is named as it runs, under its module, the six failures among them"
 }
 EOF
 }
