@@ -187,7 +187,7 @@ func (st *state) wants(l *line) bool {
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) || catch2Wants(t) || exunitWants(t) {
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) || nativeEnd[t[len(t)-1]] && nativeWants(t) {
 		return true
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;

@@ -76,8 +76,6 @@ var (
 	catch2Cases  = regexp.MustCompile(`^test cases: (?:(\d+)|- none -)((?: \| \d+ (?:passed|failed|failed as expected|skipped))*)$`)
 	catch2Assert = regexp.MustCompile(`^assertions: (?:\d+|- none -)(?: \| \d+ (?:passed|failed|failed as expected|skipped))*$`)
 	catch2All    = regexp.MustCompile(`^All tests passed \((\d+) assertions? in (\d+) test cases?\)$`)
-	// ctestVerbose: the test's number ctest -V puts before each line of its output.
-	ctestVerbose = regexp.MustCompile(`^\d+: `)
 	// ctestFailedNo: the number of a test's status line; one that
 	// ctestFailed matches (a failing test's, which ctest
 	// --output-on-failure prints over its output) counts, as it does for
@@ -94,10 +92,13 @@ func (p *catch2Parser) name() string { return "catch2" }
 // a failure's message is being read, or a total's second line may follow.
 func (p *catch2Parser) following() bool { return p.hdr > 0 || p.msgLeft > 0 || p.cases }
 
-// catch2Wants reports a line, blanks trimmed, that the parser may act on
-// when it follows nothing: a banner, a rule, a FAILED line, a total. Lines
-// that start with a digit (ctest -V's) are wanted anyway.
-func catch2Wants(t []byte) bool {
+// nativeWants reports a line, blanks trimmed and not empty, that Catch2's
+// or ExUnit's parser may act on when it follows nothing, beyond the
+// digit-led and "test " lines every parser is shown: a Catch2 banner,
+// rule, FAILED line or "All tests passed (…)", ExUnit's "Finished in" and
+// --trace's lines. It is asked of most lines of every log, so it looks at
+// the line's last byte first.
+func nativeWants(t []byte) bool {
 	switch t[len(t)-1] {
 	case '.':
 		return hasSuffixB(t, " host application.")
@@ -106,9 +107,44 @@ func catch2Wants(t []byte) bool {
 	case '-':
 		return t[0] == '-' && len(t) >= 40
 	case ')':
-		return hasPrefix(t, "All tests passed (")
+		return t[0] == 'A' && hasPrefix(t, "All tests passed (") || t[0] == 'F' && hasPrefix(t, "Finished in ")
+	case 's':
+		return t[0] == 'F' && hasPrefix(t, "Finished in ")
+	case ']': // pytest -v's lines end so too: "[ 50%]"
+		return t[0] == '*' || len(t) > 5 && t[len(t)-5] == '.' && hasSuffixB(t, ".exs]")
 	}
-	return hasPrefix(t, "test cases: ") || hasPrefix(t, "No tests ran")
+	return false
+}
+
+// nativeEnd: the last bytes of the lines nativeWants may want, looked up
+// before it is called.
+var nativeEnd = func() (e [256]bool) {
+	for _, c := range ".:-)s]" {
+		e[c] = true
+	}
+	return e
+}()
+
+// ctestStatus matches a failing test's status line (ctestFailed's), its
+// number in m[1]; only a line with "***" is tried.
+func ctestStatus(t string) []string {
+	if !strings.Contains(t, "***") || !ctestFailed.MatchString(t) {
+		return nil
+	}
+	return ctestFailedNo.FindStringSubmatch(t)
+}
+
+// ctestNumber is the length of the test number ctest -V puts before each
+// line of a test's output ("12: "), 0 when t does not start with one.
+func ctestNumber(t string) int {
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 || i+2 > len(t) || t[i] != ':' || t[i+1] != ' ' {
+		return 0
+	}
+	return i + 2
 }
 
 func hasSuffixB(b []byte, s string) bool {
@@ -121,10 +157,10 @@ func (p *catch2Parser) feed(l *line, ws string) bool {
 		text, pre = text[len(p.prefix):], p.prefix
 		t = strings.TrimSpace(text)
 	} else if startsDigit(t) {
-		if m := ctestVerbose.FindString(t); m != "" {
-			text, pre = t[len(m):], m
+		if n := ctestNumber(t); n > 0 {
+			text, pre = t[n:], t[:n]
 			t = strings.TrimSpace(text)
-		} else if m := ctestFailedNo.FindStringSubmatch(t); m != nil && ctestFailed.MatchString(t) {
+		} else if m := ctestStatus(t); m != nil {
 			// A program's output under ctest comes after its status line
 			// (--output-on-failure) or before it (-V): a run still open
 			// here is one that ended without its totals (it crashed, or
@@ -168,7 +204,7 @@ func (p *catch2Parser) feed(l *line, ws string) bool {
 		p.begun, p.at, p.binary, p.cur, p.msgLeft = true, l.num, m[1], "", 0
 		p.headed, p.headedOK, p.failed = nil, nil, nil
 		p.prefix = ""
-		if i := strings.Index(l.text, m[0]); i > 0 && ctestVerbose.MatchString(l.text[:i]) {
+		if i := strings.Index(l.text, m[0]); i > 0 && ctestNumber(l.text[:i]) == i {
 			p.prefix = l.text[:i]
 		}
 		return true
@@ -188,10 +224,6 @@ func (p *catch2Parser) feed(l *line, ws string) bool {
 	if m := catch2All.FindStringSubmatch(t); m != nil {
 		n := atoi(m[2])
 		p.close(ws+pre, l, n, n, 0, 0)
-		return true
-	}
-	if t == "No tests ran" && p.begun {
-		p.close(ws+pre, l, 0, 0, 0, 0)
 		return true
 	}
 	return false

@@ -82,19 +82,6 @@ func (p *exunitParser) name() string { return "exunit" }
 // following reports that the parser must see the next line.
 func (p *exunitParser) following() bool { return p.pending != nil || p.finished || p.msgLeft > 0 }
 
-// exunitWants reports a line, blanks trimmed, that the parser may act on
-// when it follows nothing, beyond the digit-led and "=" lines every
-// parser is shown: "Finished in", --trace's lines.
-func exunitWants(t []byte) bool {
-	switch t[0] {
-	case 'F':
-		return hasPrefix(t, "Finished in ")
-	case '*':
-		return len(t) > 2 && t[1] == ' ' && t[len(t)-1] == ']'
-	}
-	return t[len(t)-1] == ']' && hasSuffixB(t, ".exs]")
-}
-
 func (p *exunitParser) feed(l *line, ws string) bool {
 	t := l.trim
 	if p.pending != nil {
