@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -104,6 +105,38 @@ func TestDeclaredGrammars(t *testing.T) {
 			want:   []string{"[2024-01-02] ERROR: connection refused by db:5432"},
 		},
 		{
+			// Catch2's blocks are read by a grammar of its own (catch2.go):
+			// a header's name is wrapped over lines, and with -s the
+			// passing assertions under it are no evidence.
+			name: "catch2 -s: a failing test case's header and its FAILED assertion, not the passes",
+			log: catch2Log(strings.Repeat(catch2Header("passes", "")+"t.cpp:9: PASSED:\n  CHECK( 1 == 1 )\n\n", 30)+
+				catch2Header("a test case with a name long enough that the console reporter wraps it over\ntwo lines", "  by zero\n")+
+				"t.cpp:16: PASSED:\n  CHECK( Div(6, 3) == 2 )\nwith expansion:\n  2 == 2\n\n"+
+				"t.cpp:17: FAILED:\n  CHECK( Div(1, 0) == 0 )\ndue to unexpected exception with message:\n  division by zero\n\n"+
+				catch2Header("sums", "")+"t.cpp:7: FAILED:\n  REQUIRE( Sum(v) == 6 )\nwith expansion:\n  5 == 6\n\n", "test cases: 32 | 30 passed | 2 failed"),
+			blocks: []string{"catch2/a test case with a name long enough that the console reporter wraps it over two lines", "catch2/sums"},
+			want:   []string{"  by zero", "t.cpp:17: FAILED:", "  division by zero", "REQUIRE( Sum(v) == 6 )", "  5 == 6"},
+			not:    []string{"CHECK( 1 == 1 )", "CHECK( Div(6, 3) == 2 )"},
+		},
+		{
+			name: "catch2 under ctest -V: each line's test number passed over",
+			log: strings.Repeat("3: some other test's output line\n", 80) + "1: " + strings.ReplaceAll(strings.TrimSuffix(catch2Log(catch2Header("sums", "")+
+				"t.cpp:7: FAILED:\n  REQUIRE( Sum(v) == 6 )\nwith expansion:\n  5 == 6\n\n", "test cases: 1 | 1 failed"), "\n"), "\n", "\n1: ") + "\n",
+			blocks: []string{"catch2/sums"},
+			want:   []string{"1:   5 == 6"},
+		},
+		{
+			name: "exunit: each numbered failure from its heading to the next, --trace's lines and the dots outside",
+			log: strings.Repeat("  * test passes (0.01ms) [L#3]\n", 60) + exunitBlock(1, "test adds", "MathTest", "Assertion with == failed\n     code:  assert Math.add(1, 2) == 4\n     left:  3\n     right: 4") +
+				strings.Repeat(".", 40) + "\n" +
+				"  * test raises (0.10ms) [L#20]\n\n" + exunitBlock(2, "test raises", "MathTest", "** (RuntimeError) boom\n     code: Math.boom()") +
+				"  2) MathDbTest: failure on setup_all callback, all tests have been invalidated\n     ** (RuntimeError) no database\n     stacktrace:\n       test/db_test.exs:4: MathDbTest.__ex_unit_setup_all_0/1\n\n" +
+				"Finished in 0.05 seconds (0.00s async, 0.05s sync)\n1 doctest, 62 tests, 2 failures, 1 invalid\n",
+			blocks: []string{"exunit/test adds", "exunit/test raises", "exunit/failure on setup_all callback", "exunit/1 doctest, 62 tests, 2 failures, 1 invalid"},
+			want:   []string{"left:  3", "right: 4", "** (RuntimeError) boom", "test/math_test.exs:13: (test)", "** (RuntimeError) no database"},
+			not:    []string{"* test passes", "......"},
+		},
+		{
 			name:   "a pytest heading is still pytest's",
 			log:    "___________ test_parse ___________\n\n    def test_parse():\n>       assert parse('7') == 8\nE       assert 7 == 8\n\nt.py:3: AssertionError\n==== 1 failed in 0.1s ====\n",
 			blocks: []string{"pytest/test_parse"},
@@ -142,4 +175,23 @@ func TestDeclaredGrammars(t *testing.T) {
 // errors.
 func gtestPassing(name string, n int) string {
 	return "[ RUN      ] " + name + "\n" + strings.Repeat(name+": ERROR-looking log line that passes anyway\n", n) + "[       OK ] " + name + " (0 ms)\n"
+}
+
+// catch2Log is a Catch2 console run: its banner, body and totals.
+func catch2Log(body, total string) string {
+	return "\n" + strings.Repeat("~", 79) + "\nt is a Catch v2.13.10 host application.\nRun with -? for options\n\n" + body +
+		strings.Repeat("=", 79) + "\n" + total + "\n\n"
+}
+
+// catch2Header is a test case's header: its name and sections between
+// rules, its place and a rule of dots.
+func catch2Header(name, sections string) string {
+	rule := strings.Repeat("-", 79) + "\n"
+	return rule + name + "\n" + sections + rule + "t.cpp:3\n" + strings.Repeat(".", 79) + "\n\n"
+}
+
+// exunitBlock is an ExUnit failure: its numbered heading, location,
+// message and stacktrace.
+func exunitBlock(n int, test, module, message string) string {
+	return fmt.Sprintf("  %d) %s (%s)\n     test/math_test.exs:12\n     %s\n     stacktrace:\n       (math 0.1.0) lib/math.ex:3: Math.f/0\n       test/math_test.exs:13: (test)\n\n", n, test, module, message)
 }

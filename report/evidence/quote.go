@@ -292,7 +292,10 @@ var (
 	keyWords = bytesList("Error", "error:", "Exception", "assert", "Assert", "expected", "Expected", "Which is: ", "Value of: ",
 		"got:", "got ", "want", "actual", "Actual", "Received", "panic", "FAIL", "failed", "mismatch",
 		"unexpected", "not equal", "!==", " != ", "left:", "right:", "Failed asserting", "Sanitizer",
-		"runtime error", "DATA RACE", "Segmentation fault", "timed out", "timeout")
+		"runtime error", "DATA RACE", "Segmentation fault", "timed out", "timeout",
+		// Catch2's words under a failed assertion, over its expansion or
+		// the exception's message.
+		"with expansion:", "with message", "fatal error condition")
 	keyPrefixes = bytesList("E   ", "E  ", "> ", "+ ", "- ", "-->", "❯ ", "Caused by", "Previous write", "Write at", "Read at", "but: ")
 	// rustStdFrame: the head of a Rust backtrace frame in the standard
 	// library or libtest (`0: __rustc::rust_begin_unwind`, `5: <alloc::vec::Vec<T,A> as …>::index`).

@@ -81,7 +81,7 @@ func newScanner() *scanner {
 	sc.grammars = []grammar{sc.golang, &goJSONGrammar{}}
 	sc.grammars = append(sc.grammars, declaredGrammars()...)
 	sc.grammars = append(sc.grammars,
-		&pytestGrammar{}, &tracebackGrammar{}, &cargoGrammar{}, &jestGrammar{}, &vitestGrammar{},
+		&catch2Grammar{}, &pytestGrammar{}, &tracebackGrammar{}, &cargoGrammar{}, &jestGrammar{}, &vitestGrammar{},
 		&nodeGrammar{}, &tapGrammar{}, newNumberedGrammar(), &ctestGrammar{}, &gtestGrammar{},
 		&sanitizerGrammar{}, &jvmGrammar{})
 	if len(sc.grammars) > 32 {

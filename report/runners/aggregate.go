@@ -81,6 +81,8 @@ type state struct {
 	vitest    *vitestParser
 	pytest    *pytestParser
 	gtest     *gtestParser
+	catch2    *catch2Parser
+	exunit    *exunitParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text;
 	// onlyPytest: only for pytest -v's `x.py::test PASSED  [ 40%]` shape.
@@ -93,11 +95,12 @@ type state struct {
 
 func newState() *state {
 	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(), surefire: newSurefireParser(),
-		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}, gtest: &gtestParser{}}
+		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}, gtest: &gtestParser{},
+		catch2: &catch2Parser{}, exunit: &exunitParser{}}
 	st.parsers = []parser{
 		st.golang, st.gotestsum, st.pytest, st.cargo,
 		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.ava, st.surefire, &gradleParser{}, st.gtest,
+		st.mocha, st.vitest, st.ava, st.surefire, &gradleParser{}, st.gtest, st.catch2, st.exunit,
 	}
 	st.declared = declaredParsers()
 	return st
@@ -120,6 +123,7 @@ func (st *state) readerAt(ra io.ReaderAt) {
 func newVerifier() *state {
 	st := newState()
 	st.verifier, st.golang.verifier, st.pytest.verifier, st.gtest.verifier = true, true, true, true
+	st.catch2.verifier, st.exunit.verifier = true, true
 	return st
 }
 
@@ -207,7 +211,7 @@ func (st *state) wants(l *line) bool {
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) {
+	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) || nativeEnd[t[len(t)-1]] && nativeWants(t) {
 		return true
 	}
 	if t[len(t)-1] == ']' && bytes.HasSuffix(t, []byte("%]")) { // pytest -v's verdicts
@@ -230,7 +234,8 @@ func (st *state) wants(l *line) bool {
 func (st *state) following() bool {
 	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
 		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() || st.pytest.inNative() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.gtest.following() || st.surefire.following()
+		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.gtest.following() || st.surefire.following() ||
+		st.catch2.following() || st.exunit.following()
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
@@ -355,6 +360,12 @@ func (st *state) summary() *Summary {
 	}
 	s.Index.Entries = oneWhole(s.Index.Entries)
 	s.Source = strings.Join(names, "+")
+	if len(names) > 1 && slices.Contains(names, "ctest") {
+		// ctest ran programs whose own runner's output the log shows too
+		// (Catch2's totals under --output-on-failure or -V): both count.
+		s.Note = strings.TrimPrefix(s.Note+"; ctest counts the programs it ran, "+strings.Join(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "ctest" }), " and ")+
+			" the tests in the output it shows of them: the totals add both", "; ")
+	}
 	if s.FailuresOmitted > 0 {
 		s.Note = strings.TrimPrefix(s.Note+fmt.Sprintf("; %d failing tests past the first %d are counted but not named",
 			s.FailuresOmitted, maxNamed), "; ")

@@ -45,6 +45,12 @@ func TestMatchLine(t *testing.T) {
 		{"[  FAILED  ] V/P.Pos/1, where GetParam() = -2 (0 ms)", "gtest", Failed, false},
 		{"[  FAILED  ] SumTest.Three", "gtest", Failed, false},
 		{"3 FAILED TESTS", "gtest", Failed, false},
+		{"test cases: 4 | 1 passed | 3 failed", "catch2", Failed, true},
+		{"All tests passed (12 assertions in 5 test cases)", "catch2", Passed, true},
+		{"test_calc.cpp:7: FAILED:", "catch2", Failed, false},
+		{"Finished in 3.3 seconds (3.1s on load, 0.2s async, 0.00s sync)", "exunit", Ran, false},
+		{"7 doctests, 101 tests, 6 failures", "exunit", Failed, true},
+		{"5 tests, 0 failures, 1 excluded", "exunit", Passed, true},
 	}
 	for _, tt := range tests {
 		m, ok := MatchLine(tt.line)

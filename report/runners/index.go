@@ -1,6 +1,9 @@
 package runners
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // The test index (report/testindex) wants every test's outcome, not only
 // the failures. Runners name passing tests only sometimes (go test -v and
@@ -118,13 +121,18 @@ func indexPart(x *Index, p part, order []string, last map[string]int, flaky []Te
 			if skip {
 				o = OutcomeSkipped
 			}
-			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: fin.name, Name: name, Outcome: o})
+			class := fin.name
+			if c, n, ok := strings.Cut(name, "\x00"); ok { // a class of its own (ExUnit's module)
+				class, name = c, n
+			}
+			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: class, Name: name, Outcome: o})
 		})
 		if fin.name == "" {
 			hasWhole, whole.Named = true, whole.Named && fin.named
 			if bad {
 				whole.Outcome = OutcomeFailed
 			}
+			whole.Named = whole.Named && fin.named // Catch2 with -s heads every test case it ran
 			continue
 		}
 		unit := IndexEntry{Unit: fin.name, Outcome: OutcomePassed, Named: fin.named}

@@ -11,13 +11,16 @@
 #
 # Env: RUNLEDGER  a runledger binary (default: built from this checkout)
 #      DEB_KEEP=1  keep /tmp/runledger-corpus-deb afterwards
+#      DEB_WORK    another directory for the sources (another checkout regenerating at
+#                  the same time wipes the default one)
 #
 # Needs apt with bookworm's deb and deb-src lines (apt-get source), and
 # /usr/bin/python3 with python3-pytest, perl's prove, cmake + gcc with libasan,
 # g++ with libgtest-dev, libgmock-dev and googletest (snappy's and yaml-cpp's tests),
 # cargo (offline: the crate has no dependency the tests need), node 20 + npm with
 # the registry reachable (jest for node-commander), ruby with ruby-rspec and
-# ruby-rspec-pending-for (hashie's specs), maven with Debian's libsurefire-java,
+# ruby-rspec-pending-for (hashie's specs), g++ with the catch2 package (cli11's
+# tests), elixir (EEx's), maven with Debian's libsurefire-java,
 # libmaven-compiler-plugin-java, libmaven-resources-plugin-java, junit4 and
 # libcommons-lang3-java (commons-codec, offline), and for commons-codec built as
 # Debian builds it maven-debian-helper with the package's build dependencies
@@ -33,7 +36,7 @@ set -euo pipefail
 GEN=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CORPUS=$(dirname "$GEN")
 ROOT=$(cd "$CORPUS/../../.." && pwd)
-WORK=/tmp/runledger-corpus-deb
+WORK=${DEB_WORK:-/tmp/runledger-corpus-deb}
 . "$GEN/lib.sh"
 CHECK_ONLY=0
 if [ "${1:-}" = --check ]; then
@@ -44,7 +47,9 @@ fi
 ALL=(deb-simplejson-unittest deb-networkx-pytest deb-networkx-pytest-many deb-json-perl-prove deb-cjson-ctest-asan deb-semver-cargo
 	deb-commander-jest deb-hashie-rspec deb-toolz-pytest deb-strsim-cargo deb-dot-prop-ava
 	deb-builder-minitest deb-parsedown-phpunit deb-marked-jasmine deb-toolz-doctest
-	deb-networkx-pytest-xdist deb-toolz-pytest-native deb-commons-codec-surefire deb-snappy-gtest deb-yaml-cpp-ctest deb-commons-codec-base64)
+	deb-networkx-pytest-xdist deb-toolz-pytest-native deb-commons-codec-surefire deb-snappy-gtest deb-yaml-cpp-ctest deb-commons-codec-base64
+	deb-cli11-catch2 deb-cli11-catch2-s
+	deb-elixir-eex-exunit deb-elixir-eex-exunit-trace)
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 
@@ -65,6 +70,8 @@ MARKED=node-marked=4.2.3+ds+~4.0.7-2
 CODEC=libcommons-codec-java=1.15-1
 SNAPPY=snappy=1.1.9-3
 YAMLCPP=yaml-cpp=0.7.0+dfsg-8
+CLI11=cli11=2.1.2+ds-1
+ELIXIR=elixir-lang=1.14.0.dfsg-2
 # Its test devDependencies at the versions of its package-lock.json.
 MARKED_DEPS=(jasmine@4.5.0 @markedjs/html-differ@4.0.2 front-matter@4.0.2)
 # Its devDependencies that `ava` needs (xo and tsc, the rest of its npm test, are left out).
@@ -616,6 +623,46 @@ EOF
 EOF
 }
 
+# cli11_build: cli11's source with the regression, built once per WORK for
+# the cases that run its tests.
+cli11_build() {
+	local d=$WORK/cli11
+	[ -f "$d/build/.runledger-built" ] && return
+	debsrc $CLI11 "$d"
+	# remove_quotes drops the opening quote and keeps the closing one.
+	replace "$d/include/CLI/StringTools.hpp" $'            str.pop_back();\n            str.erase(str.begin(), str.begin() + 1);' $'            str.erase(str.begin(), str.begin() + 1);'
+	# As debian/rules builds it (Debian's patch makes the tests use
+	# catch2's header), without the examples and docs; the build is not
+	# part of the captured run. Each test file is a Catch2 program of its own.
+	cmake -S "$d" -B "$d/build" -DCLI11_BUILD_EXAMPLES=OFF -DCLI11_BUILD_DOCS=OFF >/dev/null
+	cmake --build "$d/build" -j2 >/dev/null
+	touch "$d/build/.runledger-built"
+}
+
+case_deb-cli11-catch2() {
+	cli11_build
+	capture deb-cli11-catch2 "$WORK/cli11/build" ctest --output-on-failure
+	cat >"$CORPUS/deb-cli11-catch2/want.json" <<'EOF'
+{
+  "runner": "ctest running Catch2 programs",
+  "must": [
+    "Test  #2: ConfigFileTest ...................***Failed",
+    "tests/ConfigFileTest.cpp:117: FAILED:",
+    "  CHECK( output.at(0).inputs.at(0) == \"three\" )",
+    "  \"three\"\" == \"three\"",
+    "tests/ConfigFileTest.cpp:1368: FAILED:",
+    "  CHECK( 1 == val )",
+    "test cases: 128 | 126 passed | 2 failed"
+  ],
+  "message": {
+    "StringBased: Quotes": "CHECK( output.at(0).inputs.at(0) == \"three\" ) with expansion: \"three\"\" == \"three\"",
+    "jsonLikeParsing": "CHECK( 1 == val ) with expansion: 1 == 0"
+  },
+  "why": "cli11 2.1.2+ds-1 (bookworm; apt-get source, Debian's patch makes its tests use the catch2 package's Catch2 v2): remove_quotes (include/CLI/StringTools.hpp) drops a value's opening quote but keeps the closing one; ctest --output-on-failure runs its 20 Catch2 programs, and ConfigFileTest fails two test cases (five CHECKs) of 128"
+}
+EOF
+}
+
 # codec_test DIR NAME: runs commons-codec's JUnit 4 suite as Debian's build
 # does (maven-debian-helper's dh_auto_configure, then its test goal):
 # Debian's plugins and dependencies linked into debian/maven-repo, the poms
@@ -691,6 +738,44 @@ case_deb-snappy-gtest() {
 EOF
 }
 
+# eex_build: Elixir's source with the regression in EEx, and EEx compiled
+# from it by bookworm's elixir (-pa puts it before the installed one),
+# once per WORK. The build is not captured.
+eex_build() {
+	local d=$WORK/elixir eex=$WORK/elixir/lib/eex
+	[ -d "$eex/ebin" ] && return
+	debsrc $ELIXIR "$d"
+	# trim_left drops the newline trim mode keeps after a tag.
+	replace "$eex/lib/eex/compiler.ex" $'      _ when count > 0 -> [?\\n | buffer]\n' $'      _ when count > 0 -> buffer\n'
+	mkdir -p "$eex/ebin"
+	(cd "$eex" && elixirc --ignore-module-conflict lib -o ebin >/dev/null)
+}
+
+case_deb-elixir-eex-exunit() {
+	eex_build
+	# Elixir's own EEx tests, as its Makefile's test_eex runs them; the seed fixed.
+	capture deb-elixir-eex-exunit "$WORK/elixir/lib/eex" elixir -pa ebin -r test/test_helper.exs -e 'ExUnit.configure(seed: 0)' -pr 'test/**/*_test.exs'
+	cat >"$CORPUS/deb-elixir-eex-exunit/want.json" <<'EOF'
+{
+  "runner": "ExUnit (Elixir's own EEx suite)",
+  "must": [
+    "2) test trim mode with CRLF (EEx.TokenizerTest)",
+    "test/eex/tokenizer_test.exs:351: (test)",
+    "3) test evaluates trim mode (EExTest)",
+    "left:  \"123789\"",
+    "right: \"123\\n789\"",
+    "test/eex_test.exs:84: (test)",
+    "7 doctests, 101 tests, 6 failures"
+  ],
+  "message": {
+    "test evaluates trim mode": "Assertion with == failed; code: assert result == expected; left: \"123789\"; right: \"123\\n789\"",
+    "test trim mode with CRLF": "Assertion with == failed; code: assert EEx.tokenize("
+  },
+  "why": "elixir-lang 1.14.0.dfsg-2 (bookworm; apt-get source): trim_left (lib/eex/lib/eex/compiler.ex) drops the newline trim mode keeps after a tag; Elixir's own EEx tests, run as its Makefile's test_eex runs them against EEx compiled from the changed source by bookworm's elixir, fail six of 108 (7 doctests, 101 tests) on their assertions"
+}
+EOF
+}
+
 case_deb-yaml-cpp-ctest() {
 	local d=$WORK/yaml-cpp
 	debsrc $YAMLCPP "$d"
@@ -713,6 +798,54 @@ case_deb-yaml-cpp-ctest() {
     "GenEmitterTest.test718fa11b9bfa9dfc6632": "Unexpected mock function call - returning directly. Function call: OnScalar("
   },
   "why": "yaml-cpp 0.7.0+dfsg-8 (bookworm), its tests built with Debian's GoogleTest sources: WriteDoubleQuotedString (src/emitterutils.cpp) escapes a newline as \\r; under ctest --output-on-failure its one ctest test's gtest run of 980 tests prints 20 failures, gtest's EXPECT_EQ with its string diff and gMock's unexpected calls and unsatisfied expectations, which name the failing tests instead of the ctest test"
+}
+EOF
+}
+
+case_deb-cli11-catch2-s() {
+	cli11_build
+	# One of its programs with -s, as a developer reruns a failing one:
+	# every passing assertion is printed too, under its test case's header.
+	capture deb-cli11-catch2-s "$WORK/cli11/build/tests" ./ConfigFileTest -s
+	cat >"$CORPUS/deb-cli11-catch2-s/want.json" <<'EOF'
+{
+  "runner": "Catch2 -s",
+  "must": [
+    "tests/ConfigFileTest.cpp:117: FAILED:",
+    "  CHECK( output.at(0).inputs.at(0) == \"three\" )",
+    "  \"three\"\" == \"three\"",
+    "tests/ConfigFileTest.cpp:1368: FAILED:",
+    "  CHECK( 1 == val )"
+  ],
+  "message": {
+    "StringBased: Quotes": "CHECK( output.at(0).inputs.at(0) == \"three\" ) with expansion: \"three\"\" == \"three\"",
+    "jsonLikeParsing": "CHECK( 1 == val ) with expansion: 1 == 0"
+  },
+  "why": "cli11 2.1.2+ds-1 (bookworm) with remove_quotes broken, as deb-cli11-catch2: its ConfigFileTest program alone with -s, which prints all 453 assertions (448 passing) under their test cases' headers; two test cases of 128 fail"
+}
+EOF
+}
+
+case_deb-elixir-eex-exunit-trace() {
+	eex_build
+	# Its test helper turns ExUnit's --trace on when TRACE is set.
+	CAPTURE_ENV=TRACE=1 capture deb-elixir-eex-exunit-trace "$WORK/elixir/lib/eex" elixir -pa ebin -r test/test_helper.exs -e 'ExUnit.configure(seed: 0)' -pr 'test/**/*_test.exs'
+	cat >"$CORPUS/deb-elixir-eex-exunit-trace/want.json" <<'EOF'
+{
+  "runner": "ExUnit --trace (Elixir's own EEx suite)",
+  "must": [
+    "1) test evaluates trim mode (EExTest)",
+    "left:  \"123789\"",
+    "right: \"123\\n789\"",
+    "test/eex_test.exs:84: (test)",
+    "6) test trim mode with CRLF (EEx.TokenizerTest)",
+    "test/eex/tokenizer_test.exs:351: (test)"
+  ],
+  "message": {
+    "test evaluates trim mode": "Assertion with == failed; code: assert result == expected; left: \"123789\"; right: \"123\\n789\"",
+    "test trim mode with CRLF": "Assertion with == failed; code: assert EEx.tokenize("
+  },
+  "why": "elixir-lang 1.14.0.dfsg-2 (bookworm) with trim_left broken, as deb-elixir-eex-exunit, under ExUnit's --trace (its test helper's TRACE=1): every test is named as it runs, under its module, the six failures among them"
 }
 EOF
 }
