@@ -11,44 +11,100 @@ import (
 	"github.com/runledger/runledger/report/evidence"
 )
 
-// readPiece reads a piece's bytes and builds its Excerpt.
-func readPiece(s StreamFile, pc evidence.Piece, maxLine int) (Excerpt, error) {
+// readPiece reads a piece's bytes and builds its Excerpts: one, or
+// several when a line is longer than maxLine, which is then quoted by its
+// head and its tail as two exact ranges with the rest of it between them.
+func readPiece(s StreamFile, pc evidence.Piece, maxLine int) ([]Excerpt, error) {
 	raw := make([]byte, pc.End-pc.Start)
 	if n, err := s.File.ReadAt(raw, pc.Start); n < len(raw) {
 		if err == nil {
 			err = io.ErrUnexpectedEOF // a ReaderAt must say why a read came short; this one did not
 		}
-		return Excerpt{}, fmt.Errorf("read [%d,%d): %w", pc.Start, pc.End, err)
+		return nil, fmt.Errorf("read [%d,%d): %w", pc.Start, pc.End, err)
 	}
 	first := pc.First
 	if first <= 0 { // a whole piece past the first: count the lines before it
 		n, err := countLines(s.File, pc.Start)
 		if err != nil {
-			return Excerpt{}, err
+			return nil, err
 		}
 		first = n + 1
 	}
-	last := first + int64(bytes.Count(raw[:max(len(raw)-1, 0)], []byte{'\n'}))
+	var out []Excerpt
+	for _, r := range splitLong(raw, maxLine) {
+		x := cite(s, pc, raw[r[0]:r[1]], pc.Start+int64(r[0]), first+int64(bytes.Count(raw[:r[0]], []byte{'\n'})))
+		if r[2] > 0 {
+			x.Note = fmt.Sprintf("line %d continues: %d bytes of it are not quoted", x.LastLine, r[2])
+		}
+		out = append(out, x)
+	}
+	notePiece(s, pc, raw, out)
+	return out, nil
+}
+
+// cite is the Excerpt of raw, stored at offset at of s, its first line
+// first.
+func cite(s StreamFile, pc evidence.Piece, raw []byte, at, first int64) Excerpt {
 	sum := sha256.Sum256(raw)
-	txt := Text(raw, maxLine)
+	start, end := s.Stream.OriginalRange(at, at+int64(len(raw)))
+	return Excerpt{Stream: s.Name, Start: start, End: end, FirstLine: first,
+		LastLine: first + int64(bytes.Count(raw[:max(len(raw)-1, 0)], []byte{'\n'})),
+		Reason:   pc.Reason, Test: pc.Test, Role: pc.Role, Runner: pc.Runner,
+		SHA256: hex.EncodeToString(sum[:]), Text: Text(raw), Raw: raw}
+}
+
+// splitLong cuts raw into the ranges [from, to) that quote it, leaving out
+// the middle of each line longer than maxLine (its first three quarters
+// of maxLine and last quarter stay); the third value is how many bytes
+// were left out after the range. Cuts never split a UTF-8 character or
+// an escape sequence.
+func splitLong(raw []byte, maxLine int) [][3]int {
+	var out [][3]int
+	from := 0
+	for ls := 0; ls < len(raw); {
+		le := len(raw)
+		if i := bytes.IndexByte(raw[ls:], '\n'); i >= 0 {
+			le = ls + i + 1
+		}
+		if le-ls > maxLine {
+			head := safeCut(raw, ls, ls+maxLine*3/4)
+			tail := safeCut(raw, head, le-maxLine/4)
+			if tail > head {
+				out = append(out, [3]int{from, head, tail - head})
+				from = tail
+			}
+		}
+		ls = le
+	}
+	return append(out, [3]int{from, len(raw), 0})
+}
+
+// notePiece says in the Notes of a piece's first and last excerpts what
+// lies around it that the text does not hold: a gap where the stream was
+// not stored, a line that goes on past the piece.
+func notePiece(s StreamFile, pc evidence.Piece, raw []byte, xs []Excerpt) {
 	segStart, segEnd := segmentOf(s.Stream, pc.Start)
+	last := &xs[len(xs)-1]
 	switch {
 	case pc.End == segEnd && segEnd < s.Stream.StoredBytes:
 		_, gapStart := s.Stream.OriginalRange(pc.Start, pc.End)
 		gapEnd, _ := s.Stream.OriginalRange(segEnd, segEnd+1)
-		txt += fmt.Sprintf("\n…[the stream was truncated here: original bytes %d–%d were not stored]…\n", gapStart, gapEnd)
+		last.Note = joinNote(last.Note, fmt.Sprintf("the stream was truncated here: original bytes %d–%d were not stored", gapStart, gapEnd))
 	case !bytes.HasSuffix(raw, []byte{'\n'}) && pc.End < segEnd:
 		if next, err := lineEnd(s.File, pc.End, segEnd); err == nil && next > pc.End {
-			txt += fmt.Sprintf("…[line continues for %d more bytes]…\n", next-pc.End)
+			last.Note = joinNote(last.Note, fmt.Sprintf("the line continues for %d more bytes", next-pc.End))
 		}
 	}
 	if pc.Start == segStart && segStart > 0 {
-		txt = "…[continued after a gap: the original bytes before this were not stored]…\n" + txt
+		xs[0].Note = joinNote("continued after a gap: the original bytes before this were not stored", xs[0].Note)
 	}
-	start, end := s.Stream.OriginalRange(pc.Start, pc.End)
-	return Excerpt{Stream: s.Name, Start: start, End: end, FirstLine: first, LastLine: last,
-		Reason: pc.Reason, Test: pc.Test, Role: pc.Role, Runner: pc.Runner,
-		SHA256: hex.EncodeToString(sum[:]), Text: txt}, nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // segmentOf returns the piece of the stored file that holds off.

@@ -21,13 +21,13 @@ func intp(n int) *int       { return &n }
 func i64p(n int64) *int64   { return &n }
 func strp(s string) *string { return &s }
 
-// fixtureExcerpt builds an excerpt of raw log bytes the way SelectExcerpts
-// would: hash of the raw bytes, cleaned Text.
+// fixtureExcerpt builds an excerpt of raw log bytes the way excerpt.Select
+// would: hash of the raw bytes, their Text, the bytes at hand.
 func fixtureExcerpt(stream string, start, firstLine int64, reason, raw string) report.Excerpt {
 	sum := sha256.Sum256([]byte(raw))
 	return report.Excerpt{Stream: stream, Start: start, End: start + int64(len(raw)), FirstLine: firstLine,
 		LastLine: firstLine + int64(strings.Count(strings.TrimSuffix(raw, "\n"), "\n")), Reason: reason,
-		SHA256: hex.EncodeToString(sum[:]), Text: excerpt.Text([]byte(raw), 1024)}
+		SHA256: hex.EncodeToString(sum[:]), Text: excerpt.Text([]byte(raw)), Raw: []byte(raw)}
 }
 
 func fixtureHash(s string) string {
