@@ -60,9 +60,6 @@ type Options struct {
 	// Block is the most one failing test gets before every other failing
 	// test has had its first block (default 3 KiB).
 	Block int64
-	// MaxLineBytes: a longer line is quoted by its start and its end, two
-	// exact ranges with its middle between them (default 1024).
-	MaxLineBytes int
 }
 
 // Excerpt reasons, best first: the order in which a size budget keeps them.
@@ -98,14 +95,11 @@ type StreamFile struct {
 // counted in the stored file. SHA256 is of exactly the raw bytes
 // [Start, End), and Text is exactly those bytes with ANSI escapes removed
 // (see Text): it has one line per raw line, so lines in Text map to
-// FirstLine…LastLine. A line over MaxLineBytes is quoted by two ranges,
-// its head and its tail, never by a text with a marker inside; what a
+// FirstLine…LastLine, however long they are: a surface that shows less
+// cites exactly what it shows, never a text with a marker inside. What a
 // surface shows of control characters and progress bars is the
 // surface's to decide when it prints the text.
 func Select(streams []StreamFile, ended bool, opts Options) ([]Excerpt, error) {
-	if opts.MaxLineBytes <= 0 {
-		opts.MaxLineBytes = 1024
-	}
 	in := make([]evidence.Input, 0, len(streams))
 	for _, s := range streams {
 		segs, err := s.Stream.Segments()
@@ -127,7 +121,7 @@ func Select(streams []StreamFile, ended bool, opts Options) ([]Excerpt, error) {
 	out := make([]Excerpt, 0, len(pieces))
 	for _, pc := range pieces {
 		s := streamOf(streams, pc.Stream)
-		xs, err := readPiece(s, pc, opts.MaxLineBytes)
+		xs, err := readPiece(s, pc)
 		if err != nil {
 			return nil, fmt.Errorf("select excerpts of %s: %w", pc.Stream, err)
 		}

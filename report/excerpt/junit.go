@@ -162,7 +162,7 @@ func explained(e junitElement, xs []Excerpt) bool {
 
 func junitExcerpt(stream string, data []byte, e junitElement, end int64) Excerpt {
 	if end < e.end { // a cut, never inside a character or an escape
-		end = e.start + int64(safeCut(data[e.start:e.end], 0, int(end-e.start)))
+		end = e.start + int64(SafeCut(data[e.start:e.end], 0, int(end-e.start)))
 	}
 	raw := data[e.start:end]
 	sum := sha256.Sum256(raw)

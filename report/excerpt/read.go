@@ -11,10 +11,11 @@ import (
 	"github.com/runledger/runledger/report/evidence"
 )
 
-// readPiece reads a piece's bytes and builds its Excerpts: one, or
-// several when a line is longer than maxLine, which is then quoted by its
-// head and its tail as two exact ranges with the rest of it between them.
-func readPiece(s StreamFile, pc evidence.Piece, maxLine int) ([]Excerpt, error) {
+// readPiece reads a piece's bytes and builds its Excerpt: the piece
+// whole, however long its lines (the planner bounds its bytes); a
+// surface that shows fewer cites exactly what it keeps (render's
+// trimExcerpt).
+func readPiece(s StreamFile, pc evidence.Piece) ([]Excerpt, error) {
 	raw := make([]byte, pc.End-pc.Start)
 	if n, err := s.File.ReadAt(raw, pc.Start); n < len(raw) {
 		if err == nil {
@@ -30,14 +31,7 @@ func readPiece(s StreamFile, pc evidence.Piece, maxLine int) ([]Excerpt, error) 
 		}
 		first = n + 1
 	}
-	var out []Excerpt
-	for _, r := range splitLong(raw, maxLine) {
-		x := cite(s, pc, raw[r[0]:r[1]], pc.Start+int64(r[0]), first+int64(bytes.Count(raw[:r[0]], []byte{'\n'})))
-		if r[2] > 0 {
-			x.Note = fmt.Sprintf("line %d continues: %d bytes of it are not quoted", x.LastLine, r[2])
-		}
-		out = append(out, x)
-	}
+	out := []Excerpt{cite(s, pc, raw, pc.Start, first)}
 	notePiece(s, pc, raw, out)
 	return out, nil
 }
@@ -51,32 +45,6 @@ func cite(s StreamFile, pc evidence.Piece, raw []byte, at, first int64) Excerpt 
 		LastLine: first + int64(bytes.Count(raw[:max(len(raw)-1, 0)], []byte{'\n'})),
 		Reason:   pc.Reason, Test: pc.Test, Role: pc.Role, Runner: pc.Runner,
 		SHA256: hex.EncodeToString(sum[:]), Text: Text(raw), Raw: raw}
-}
-
-// splitLong cuts raw into the ranges [from, to) that quote it, leaving out
-// the middle of each line longer than maxLine (its first three quarters
-// of maxLine and last quarter stay); the third value is how many bytes
-// were left out after the range. Cuts never split a UTF-8 character or
-// an escape sequence.
-func splitLong(raw []byte, maxLine int) [][3]int {
-	var out [][3]int
-	from := 0
-	for ls := 0; ls < len(raw); {
-		le := len(raw)
-		if i := bytes.IndexByte(raw[ls:], '\n'); i >= 0 {
-			le = ls + i + 1
-		}
-		if le-ls > maxLine {
-			head := safeCut(raw, ls, ls+maxLine*3/4)
-			tail := safeCut(raw, head, le-maxLine/4)
-			if tail > head {
-				out = append(out, [3]int{from, head, tail - head})
-				from = tail
-			}
-		}
-		ls = le
-	}
-	return append(out, [3]int{from, len(raw), 0})
 }
 
 // notePiece says in the Notes of a piece's first and last excerpts what

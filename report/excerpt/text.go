@@ -64,10 +64,11 @@ func Check(x Excerpt, raw []byte) error {
 	return nil
 }
 
-// safeCut moves cut back to a place where raw may be split: not inside a
+// SafeCut moves cut back to a place where raw may be split: not inside a
 // UTF-8 character nor an escape sequence, so that both sides stay what a
-// terminal would show. It never returns less than from.
-func safeCut(raw []byte, from, cut int) int {
+// terminal would show, and each side's Text is its own bytes'. It never
+// returns less than from.
+func SafeCut(raw []byte, from, cut int) int {
 	if cut >= len(raw) {
 		return len(raw)
 	}

@@ -1,7 +1,6 @@
 package excerpt
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -27,45 +26,21 @@ func TestText(t *testing.T) {
 	}
 }
 
-// TestSplitLong: a line longer than the bound is quoted by its head and
-// its tail, cut where no UTF-8 character nor escape sequence is split,
-// and the ranges cover the rest of the bytes exactly.
-func TestSplitLong(t *testing.T) {
-	long := strings.Repeat("é", 300) + "\x1b[38;5;196m" + strings.Repeat("x", 200) + "\x1b[0m" + strings.Repeat("ü", 300) + "\n"
-	for _, raw := range []string{
-		"short\n" + long + "after\n",
-		long,
-		strings.Repeat("é", 2000), // no newline at all
-		"head\n" + strings.Repeat("\x1b[1m", 400) + "\n",
-	} {
-		for _, maxLine := range []int{16, 64, 601, 607, 1024} {
-			b := []byte(raw)
-			rs := splitLong(b, maxLine)
-			at := 0
-			for i, r := range rs {
-				if r[0] < at || r[1] < r[0] {
-					t.Fatalf("max %d: range %d %v after %d", maxLine, i, r, at)
-				}
-				for _, cut := range []int{r[0], r[1]} {
-					if cut < len(b) && !utf8.RuneStart(b[cut]) {
-						t.Errorf("max %d: cut at %d splits a character", maxLine, cut)
-					}
-					if insideEscape(b, cut) {
-						t.Errorf("max %d: cut at %d splits an escape sequence", maxLine, cut)
-					}
-				}
-				if i+1 < len(rs) && rs[i+1][0]-r[1] != r[2] {
-					t.Errorf("max %d: range %v says %d bytes left out, the next starts %d later", maxLine, r, r[2], rs[i+1][0]-r[1])
-				}
-				at = r[1]
+// TestSafeCut: a cut never splits a UTF-8 character nor an escape
+// sequence, and never moves before from.
+func TestSafeCut(t *testing.T) {
+	line := []byte(strings.Repeat("é", 300) + "\x1b[38;5;196m" + strings.Repeat("x", 200) + "\x1b]8;;http://x\x07" + strings.Repeat("ü", 300) + "\n")
+	for from := 0; from < len(line); from += 97 {
+		for cut := from; cut <= len(line)+3; cut++ {
+			got := SafeCut(line, from, cut)
+			if got < from || got > min(cut, len(line)) {
+				t.Fatalf("SafeCut(%d, %d) = %d, outside [from, cut]", from, cut, got)
 			}
-			if rs[0][0] != 0 || rs[len(rs)-1][1] != len(b) {
-				t.Errorf("max %d: ranges %v do not start and end the piece", maxLine, rs)
+			if got > from && got < len(line) && !utf8.RuneStart(line[got]) {
+				t.Errorf("SafeCut(%d, %d) = %d splits a character", from, cut, got)
 			}
-			for _, ln := range bytes.SplitAfter(b, []byte{'\n'}) {
-				if len(ln) <= maxLine && len(rs) > 1 && bytes.Equal(ln, b) {
-					t.Errorf("max %d: a line within the bound was cut", maxLine)
-				}
+			if got > from && insideEscape(line, got) {
+				t.Errorf("SafeCut(%d, %d) = %d splits an escape sequence", from, cut, got)
 			}
 		}
 	}

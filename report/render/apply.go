@@ -452,9 +452,9 @@ func rawOf(x report.Excerpt) []byte {
 
 // lineSpan is the part [from, to) of ln that stays: all of it, or when it
 // is wider than width (twice that for an evidence line) its start, cut
-// where no character or escape sequence is split; a go test -json event
-// too wide is shown from its output, its wrapper (time, action, package,
-// test: the label says the test) left out.
+// where no character or escape sequence is split (excerpt.SafeCut); a go
+// test -json event too wide is shown from its output, its wrapper (time,
+// action, package, test: the label says the test) left out.
 func lineSpan(ln []byte, evidenceLine bool, width int) (int, int) {
 	if width <= 0 || len(ln) <= width+1 {
 		return 0, len(ln)
@@ -469,7 +469,7 @@ func lineSpan(ln []byte, evidenceLine bool, width int) (int, int) {
 	if len(ln)-from <= width+1 {
 		return from, len(ln)
 	}
-	return from, from + runeCut(string(ln[from:]), width)
+	return from, excerpt.SafeCut(ln, from, from+width)
 }
 
 // appendSpan adds [from, to) to spans, joining it to the last span when
