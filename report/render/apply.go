@@ -141,6 +141,7 @@ func cutRun(src report.Run, i int, c Cut, w Words, sets excerptSets, om *report.
 		if sets.tight[[2]int{i, j}] {
 			xc.Evidence = c.NextCap
 		}
+		xc.Evidence *= failuresIn(x, src.Summary.Failures)
 		xs, n := trimExcerpt(r.ID, x, xc, w)
 		om.Bytes += n
 		r.Excerpts = append(r.Excerpts, xs...)
@@ -392,7 +393,7 @@ func runeCut(s string, n int) int {
 // its bytes) stays whole: the plan then cuts elsewhere.
 func trimExcerpt(run string, x report.Excerpt, c Cut, w Words) ([]report.Excerpt, int64) {
 	raw := rawOf(x)
-	if raw == nil {
+	if len(raw) == 0 {
 		return []report.Excerpt{x}, 0
 	}
 	lines := bytes.SplitAfter(raw, []byte{'\n'})
@@ -414,7 +415,34 @@ func trimExcerpt(run string, x report.Excerpt, c Cut, w Words) ([]report.Excerpt
 		}
 		off += len(ln)
 	}
-	return cite(run, x, raw, joinClose(spans), w)
+	spans = joinClose(spans)
+	if len(spans) == 0 {
+		return []report.Excerpt{x}, 0
+	}
+	if last := &spans[len(spans)-1]; len(raw)-last[1] < noteCost {
+		last[1] = len(raw) // a tail shorter than the note that would name it
+	}
+	return cite(run, x, raw, spans, w)
+}
+
+// noteCost is about what a note naming left-out bytes costs a surface.
+const noteCost = 48
+
+// failuresIn is how many failing tests excerpt x explains: one for a
+// test's own excerpt, else (a whole log, its tail) the failures whose names
+// it quotes, at least one. An evidence cap is per failure: a whole log of
+// eight failures capped at two lines keeps two of each, not two in all.
+func failuresIn(x report.Excerpt, failures []report.Failure) int {
+	if x.Test != "" {
+		return 1
+	}
+	n := 0
+	for _, f := range failures {
+		if f.Name != "" && strings.Contains(x.Text, f.Name) {
+			n++
+		}
+	}
+	return max(n, 1)
 }
 
 // pieceCost is about what one more piece of an excerpt costs a surface:

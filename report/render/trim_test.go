@@ -11,10 +11,13 @@ import (
 
 // trimText shortens x as a view does and returns the pieces as a reader
 // is shown them, and the bytes left out. Every piece must be exactly the
-// bytes of x it cites.
+// bytes of x it cites, and every gap between two pieces named by a note.
 func trimText(run string, x report.Excerpt, c Cut, w Words) (string, int64) {
 	xs, n := trimExcerpt(run, x, c, w)
-	for _, p := range xs {
+	for i, p := range xs {
+		if i > 0 && p.Start > xs[i-1].End && xs[i-1].Note == "" {
+			panic(fmt.Sprintf("bytes [%d,%d) left out between two pieces, and no note says so", xs[i-1].End, p.Start))
+		}
 		if p.Start < x.Start || p.End > x.End {
 			panic(fmt.Sprintf("piece [%d,%d) outside its excerpt [%d,%d)", p.Start, p.End, x.Start, x.End))
 		}
@@ -55,9 +58,10 @@ func TestTrimKeepsEvidence(t *testing.T) {
 		{"evidence only", Cut{Lines: 2, Width: 120, Evidence: 2},
 			[]string{"Total(350 units) = 350000, want 297500", "--- FAIL: TestCart"},
 			[]string{"line 59 SKU-00059"}, 4},
+		// The verdict after it is shorter than a note naming it: it stays.
 		{"the assertion alone", Cut{Lines: 2, Width: 120, Evidence: 1},
 			[]string{"Total(350 units) = 350000, want 297500"},
-			[]string{"--- FAIL: TestCart", "line 00"}, 3},
+			[]string{"line 58 SKU", "line 00"}, 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
