@@ -349,25 +349,29 @@ type runnerDoc struct {
 
 func runnersTable(rs []runnerDoc) string {
 	var b strings.Builder
-	b.WriteString("| runner | summary read by | compaction | excerpts |\n| --- | --- | --- | --- |\n")
+	b.WriteString("| runner | its summary is read by | its declaration (`declare_*.go`) holds |\n| --- | --- | --- |\n")
 	for _, r := range rs {
-		summary := "—"
+		summary := "— (compaction only)"
 		switch {
 		case r.parser:
 			summary = "a parser of its own"
 		case r.totals:
-			summary = "its declared `Totals`"
+			summary = "its declaration's `Totals`"
 		}
-		comp, exc := "—", "a grammar in `report/evidence`"
-		if r.lines {
-			comp = "declared `Lines`"
+		var parts []string
+		for _, p := range []struct {
+			on   bool
+			name string
+		}{{r.lines, "`Lines`"}, {r.totals, "`Totals`"}, {r.evidence, "`Evidence`"}} {
+			if p.on {
+				parts = append(parts, p.name)
+			}
 		}
-		if r.evidence {
-			exc = "declared `Evidence`"
-		} else if !r.parser && !r.totals {
-			exc = "—"
+		decl := strings.Join(parts, ", ")
+		if decl == "" {
+			decl = "— (no declaration)"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.name, summary, comp, exc)
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.name, summary, decl)
 	}
 	return b.String()
 }
