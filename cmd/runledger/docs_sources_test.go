@@ -1,9 +1,11 @@
 package main
 
 import (
+	"reflect"
 	"sort"
 	"testing"
 
+	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/report/runners"
 )
@@ -18,6 +20,8 @@ func loadDocSources(t *testing.T) docSources {
 		actions:  []actionDoc{loadAction(t, "action.yml"), loadAction(t, "setup/action.yml"), loadAction(t, "report/action.yml")},
 		formats:  report.Formats,
 		declared: map[string]int{},
+		record:   fieldDocs(t, reflect.TypeOf(record.Record{}), "../../record"),
+		envelope: fieldDocs(t, reflect.TypeOf(report.Envelope{}), "../../report", "../../record"),
 	}
 	byName := map[string]*runnerDoc{}
 	get := func(name string) *runnerDoc {

@@ -39,6 +39,8 @@ type docSources struct {
 	formats  []string       // report.Formats: summary.source of each report format
 	runners  []runnerDoc    // report/runners' parsers and declarations
 	declared map[string]int // runners whose declaration has Totals, for the prose table's check
+	record   []fieldDoc     // record.Record's JSON fields
+	envelope []fieldDoc     // report.Envelope's JSON fields
 }
 
 // generators are the generated sections, by name.
@@ -51,8 +53,10 @@ func generators(src docSources) map[string]func() (string, error) {
 		"composite-actions": func() (string, error) {
 			return compositeTables(src.actions[1:]), nil
 		},
-		"report-formats": func() (string, error) { return formatsTable(src.formats) },
-		"runner-sources": func() (string, error) { return runnersTable(src.runners), nil },
+		"report-formats":  func() (string, error) { return formatsTable(src.formats) },
+		"runner-sources":  func() (string, error) { return runnersTable(src.runners), nil },
+		"record-fields":   func() (string, error) { return fieldsTable(src.record), nil },
+		"envelope-fields": func() (string, error) { return fieldsTable(src.envelope), nil },
 	}
 }
 
