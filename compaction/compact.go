@@ -43,6 +43,10 @@ type Options struct {
 	// caller keeping its texts elsewhere names that store, so that copying
 	// the hint works ("runledger expand --store DIR").
 	Expand string
+	// ExpandURL, when set, is a URL the text is also served under, before
+	// the hash: a proxy's "http://127.0.0.1:8787/expand/", for an agent
+	// with a fetch tool and no shell.
+	ExpandURL string
 	// Cache, when set, freezes decisions across calls (see Cache).
 	Cache *Cache
 }
@@ -269,6 +273,9 @@ func pointerLine(text string, v Verdict, hash string, opts Options) string {
 	where := "not stored"
 	if opts.MarkerMode == ModeFull {
 		where = opts.Expand + " " + hash
+		if opts.ExpandURL != "" {
+			where += " or GET " + opts.ExpandURL + hash
+		}
 	}
 	line := fmt.Sprintf("%s%s failed at line %d: %q (%d bytes, %d lines; %s)",
 		supersededLinePrefx, Marker(hash), v.Line, clip(v.Evidence, 120), len(text), lines, where)
