@@ -182,11 +182,17 @@ type recorder struct {
 	bytes  int64
 }
 
+// WriteHeader sends an event stream's headers at once: a client waits
+// for them before it reads the first event, which may be a while.
 func (r *recorder) WriteHeader(code int) {
-	if r.status == 0 && code >= 200 {
+	final := r.status == 0 && code >= 200
+	if final {
 		r.status = code
 	}
 	r.ResponseWriter.WriteHeader(code)
+	if final && strings.HasPrefix(r.Header().Get("Content-Type"), "text/event-stream") {
+		http.NewResponseController(r.ResponseWriter).Flush()
+	}
 }
 
 func (r *recorder) Write(b []byte) (int, error) {
