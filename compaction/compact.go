@@ -49,6 +49,11 @@ type Options struct {
 	ExpandURL string
 	// Cache, when set, freezes decisions across calls (see Cache).
 	Cache *Cache
+	// Verdicts, when set, remembers classifications across calls.
+	Verdicts *Verdicts
+	// Formats, when set, are the request body shapes CompactRequest
+	// takes; another is ErrFormat, before anything is decided.
+	Formats []Format
 }
 
 func (o Options) normalized() (Options, error) {
@@ -133,7 +138,7 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 	}
 	verdicts := make([]Verdict, len(outputs))
 	for i, o := range outputs {
-		verdicts[i] = Classify(o.Text)
+		verdicts[i] = opts.Verdicts.classify(o.Text)
 	}
 	latest := latestOfFamily(verdicts)
 	out := make([]Output, len(outputs))

@@ -3,8 +3,10 @@ package compaction
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -313,6 +315,18 @@ func splice(w io.Writer, data []byte, spans map[string]span, texts map[string]st
 	return nil
 }
 
+// ErrFormat: the request body has a shape the caller did not ask for.
+var ErrFormat = errors.New("not a format asked for")
+
+// ErrUnreadable: the body is not JSON, or not shaped as a request body
+// of the formats compact reads.
+var ErrUnreadable = errors.New("not a request body compact reads")
+
+// unreadable keeps the parse error's message and is ErrUnreadable too.
+type unreadable struct{ error }
+
+func (e unreadable) Unwrap() []error { return []error{e.error, ErrUnreadable} }
+
 // RequestResult is what CompactRequest did with one request body.
 type RequestResult struct {
 	Format Format
@@ -344,7 +358,10 @@ func filterRequest(data []byte, w io.Writer, opts Options, store Store) ([]Decis
 func CompactRequest(data []byte, opts Options, store Store) (*RequestResult, error) {
 	rq, err := parseRequest(data)
 	if err != nil {
-		return nil, err
+		return nil, unreadable{err}
+	}
+	if len(opts.Formats) > 0 && !slices.Contains(opts.Formats, rq.format) {
+		return nil, fmt.Errorf("compact: a %s request body: %w", rq.format, ErrFormat)
 	}
 	in := make([]Output, len(rq.outputs))
 	for i, o := range rq.outputs {

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,8 +19,8 @@ var formats = map[API][]compaction.Format{
 
 // compactBody returns body with its tool outputs compacted, frozen per
 // conversation, or body itself when it cannot be, saying why in e. The
-// shape is checked before anything is decided, so that no decision is
-// frozen for a body that goes upstream as it came.
+// shape is checked before anything is decided (compaction.ErrFormat), so
+// that no decision is frozen for a body that goes upstream as it came.
 func (s *Server) compactBody(e *entry, body []byte) (out []byte) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -28,21 +29,20 @@ func (s *Server) compactBody(e *entry, body []byte) (out []byte) {
 	}()
 	t0 := time.Now()
 	defer func() { e.decision = time.Since(t0) }()
-	format, err := compaction.RequestFormat(body)
-	if err != nil {
-		e.passKind, e.passWhy = "unparseable", err.Error()
-		return body
-	}
-	if !fits(e.api, format) {
-		e.passKind, e.passWhy = "shape", fmt.Sprintf("a %s request body on the %s path", format, e.api)
-		return body
-	}
 	opts := s.cfg.Options
-	opts.Cache = &compaction.Cache{Store: s.cfg.Store, Prefix: -1, TTL: s.cfg.TTL, Sent: true}
+	opts.Cache = &compaction.Cache{Store: s.decisions, Prefix: -1, TTL: s.cfg.TTL, Sent: true}
+	opts.Verdicts, opts.Formats = s.verdicts, formats[e.api]
 	s.compactMu.Lock()
 	defer s.compactMu.Unlock()
 	res, err := compaction.CompactRequest(body, opts, s.cfg.Store)
-	if err != nil {
+	switch {
+	case errors.Is(err, compaction.ErrFormat):
+		e.passKind, e.passWhy = "shape", fmt.Sprintf("%v on the %s path", err, e.api)
+		return body
+	case errors.Is(err, compaction.ErrUnreadable):
+		e.passKind, e.passWhy = "unparseable", err.Error()
+		return body
+	case err != nil:
 		e.passKind, e.passWhy = "error", err.Error()
 		return body
 	}
@@ -58,13 +58,4 @@ func (s *Server) compactBody(e *entry, body []byte) (out []byte) {
 		e.cold = e.cold || d.Cold
 	}
 	return res.Body
-}
-
-func fits(api API, f compaction.Format) bool {
-	for _, want := range formats[api] {
-		if f == want {
-			return true
-		}
-	}
-	return false
 }

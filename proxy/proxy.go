@@ -75,6 +75,8 @@ type Server struct {
 	// compactMu serialises compaction: a conversation's frozen decisions
 	// are read and written by one request at a time.
 	compactMu sync.Mutex
+	decisions *decisions
+	verdicts  *compaction.Verdicts
 	stats     stats
 }
 
@@ -94,7 +96,7 @@ func New(cfg Config) *Server {
 		t.ResponseHeaderTimeout = cfg.UpstreamTimeout
 		cfg.Transport = t
 	}
-	s := &Server{cfg: cfg}
+	s := &Server{cfg: cfg, decisions: newDecisions(cfg.Store), verdicts: &compaction.Verdicts{}}
 	s.stats.started = time.Now().UTC()
 	s.anthropic = s.reverseProxy(cfg.Anthropic)
 	s.openai = s.reverseProxy(cfg.OpenAI)
