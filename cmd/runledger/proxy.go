@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -32,6 +33,17 @@ type proxyOptions struct {
 
 func parseProxyFlags(args []string, getenv func(string) string, stderr io.Writer) (*proxyOptions, error) {
 	o := &proxyOptions{}
+	fs := proxyFlagSet(o, getenv, stderr)
+	if err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return o, o.check()
+}
+
+func proxyFlagSet(o *proxyOptions, getenv func(string) string, stderr io.Writer) *flag.FlagSet {
 	fs := newFlagSet("proxy", "[flags]   (then ANTHROPIC_BASE_URL=http://ADDR, OPENAI_BASE_URL=http://ADDR/v1)", stderr)
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8787", "`address` to listen on (host:port; loopback unless --allow-remote)")
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "allow a --listen address other hosts can reach: requests carry API keys")
@@ -42,29 +54,27 @@ func parseProxyFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.DurationVar(&o.ttl, "cache-ttl", 5*time.Minute, cacheTTLUsage+" (the providers' default cache lifetime is 5m)")
 	fs.Int64Var(&o.maxBody, "max-body", proxy.DefaultMaxBody, "compact request bodies up to this many `bytes`; larger ones go upstream as they came")
 	fs.DurationVar(&o.upstreamTimeout, "upstream-timeout", 0, "answer 504 when the upstream sends no response headers within this `duration`; 0: wait as long as the client does")
-	if err := parse(fs, args); err != nil {
-		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
+	return fs
+}
+
+func (o *proxyOptions) check() error {
 	if err := checkCompactionFlags(o.minTokens, o.mode, o.ttl); err != nil {
-		return nil, err
+		return err
 	}
 	if o.maxBody <= 0 {
-		return nil, &usageError{fmt.Sprintf("--max-body %d: want a positive number of bytes", o.maxBody)}
+		return &usageError{fmt.Sprintf("--max-body %d: want a positive number of bytes", o.maxBody)}
 	}
 	if o.upstreamTimeout < 0 {
-		return nil, &usageError{fmt.Sprintf("--upstream-timeout %s: want a positive duration or 0", o.upstreamTimeout)}
+		return &usageError{fmt.Sprintf("--upstream-timeout %s: want a positive duration or 0", o.upstreamTimeout)}
 	}
 	var err error
 	if o.anthropicU, err = upstreamURL("--anthropic-upstream", o.anthropic); err != nil {
-		return nil, err
+		return err
 	}
 	if o.openaiU, err = upstreamURL("--openai-upstream", o.openai); err != nil {
-		return nil, err
+		return err
 	}
-	return o, checkListen(o.listen, o.allowRemote)
+	return checkListen(o.listen, o.allowRemote)
 }
 
 func upstreamURL(flag, raw string) (*url.URL, error) {

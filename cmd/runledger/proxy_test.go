@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -107,5 +110,36 @@ func TestRunProxyServes(t *testing.T) {
 		if remote := args[1] != "127.0.0.1:0"; remote != strings.Contains(out, "WARNING") {
 			t.Errorf("%v: warning %v, want %v:\n%s", args, !remote, remote, out)
 		}
+	}
+}
+
+// TestProxyDocsListEveryFlag: docs/proxy.md's flag table names every
+// flag with its default, so the reference cannot drift from the code.
+func TestProxyDocsListEveryFlag(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "proxy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) > 3 && strings.HasPrefix(strings.TrimSpace(cells[1]), "`--") {
+			rows[strings.Trim(strings.TrimSpace(cells[1]), "`-")] = strings.TrimSpace(cells[2])
+		}
+	}
+	fs := proxyFlagSet(&proxyOptions{}, func(string) string { return "" }, io.Discard)
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		n++
+		def, ok := rows[f.Name]
+		switch {
+		case !ok:
+			t.Errorf("docs/proxy.md has no row for --%s", f.Name)
+		case f.DefValue != "false" && f.DefValue != "0s" && !strings.Contains(def, f.DefValue) && !strings.Contains(def, strings.TrimSuffix(f.DefValue, "0s")):
+			t.Errorf("docs/proxy.md: --%s default %q, the flag's is %q", f.Name, def, f.DefValue)
+		}
+	})
+	if n != len(rows) || n < 10 {
+		t.Errorf("%d flags, %d rows in docs/proxy.md", n, len(rows))
 	}
 }
