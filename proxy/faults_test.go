@@ -304,3 +304,47 @@ func TestProxyTenMegabytes(t *testing.T) {
 		t.Errorf("expand gave %d bytes, want %d", len(data), len(huge))
 	}
 }
+
+// TestProxyMisbehavingUpstream: an upstream that answers garbage is a
+// 502 naming it; one that breaks off mid-stream cuts the client's
+// response too, so the client never takes a truncated stream as whole.
+func TestProxyMisbehavingUpstream(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, _ []byte) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		if r.URL.Path == "/v1/chat/completions" {
+			buf.WriteString("this is not HTTP\r\n\r\n")
+			buf.Flush()
+			return
+		}
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+		fmt.Fprintf(buf, "%x\r\n%s\r\n", len(sseEvents[0]), sseEvents[0])
+		buf.Flush()
+	})
+	p := newTestProxy(t, up.URL, nil)
+	resp, data := post(t, p.URL+"/v1/chat/completions", []byte(`{"model":"m","messages":[]}`), nil)
+	if resp.StatusCode != 502 || !strings.Contains(string(data), up.URL) || !strings.Contains(string(data), "malformed HTTP") {
+		t.Errorf("garbage from the upstream: %d %s", resp.StatusCode, data)
+	}
+	req, _ := http.NewRequest(http.MethodPost, p.URL+"/v1/messages", bytes.NewReader(anthropicTurn([]string{passedRun})))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err == nil {
+		t.Errorf("a stream the upstream broke off reached the client as whole: %q", got)
+	}
+	if !strings.HasPrefix(string(got), sseEvents[0]) {
+		t.Errorf("the client did not get the event sent before the break: %q", got)
+	}
+	lines := p.log.wait(t, 2)
+	if len(lines) != 2 || !strings.Contains(toJSON(lines[1]), "broke off") {
+		t.Errorf("log %v", lines)
+	}
+}

@@ -53,8 +53,13 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		p := recover()
 		e.status, e.responseBytes = rec.status, rec.bytes
-		if p != nil && e.upstreamErr == "" {
-			e.upstreamErr = "the response broke off: the client or the upstream went away mid-body"
+		switch {
+		case p == nil || e.upstreamErr != "":
+		case r.Context().Err() != nil:
+			e.cancelled = true
+			e.upstreamErr = "the client went away mid-response: the upstream request was cancelled"
+		default:
+			e.upstreamErr = "the upstream's response broke off mid-body; the client's was cut"
 		}
 		s.stats.add(e)
 		s.logRequest(r, e, time.Since(start))
