@@ -1,6 +1,9 @@
 package compaction
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -109,5 +112,38 @@ func TestCacheSent(t *testing.T) {
 	}
 	if res3.Decisions[1].Decision != Collapsed {
 		t.Fatalf("an output never sent before, under this request's own breakpoint, was not decided afresh: %+v", res3.Decisions[1])
+	}
+}
+
+// TestCompactRequestErrors: a caller tells an unreadable body from one of
+// a shape it did not ask for, and nothing is decided for either.
+func TestCompactRequestErrors(t *testing.T) {
+	store := &DirStore{Dir: t.TempDir()}
+	cache := &Cache{Store: store, Prefix: -1, Sent: true}
+	body := anthropicOf([]Output{{ID: "a", Text: reqFail}, {ID: "b", Text: reqPass}})
+	_, err := CompactRequest(body, Options{Formats: []Format{FormatResponses}, Cache: cache}, store)
+	if !errors.Is(err, ErrFormat) || errors.Is(err, ErrUnreadable) {
+		t.Errorf("another shape: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(store.Dir, "calls")); err == nil {
+		t.Error("a body of another shape had its decisions frozen")
+	}
+	_, err = CompactRequest([]byte(`{"messages": 3}`), Options{}, store)
+	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "compact: decode request body") {
+		t.Errorf("unreadable: %v", err)
+	}
+}
+
+// TestVerdictsRemember: a remembered verdict is Classify's.
+func TestVerdictsRemember(t *testing.T) {
+	m := &Verdicts{Max: 2}
+	for _, text := range []string{reqFail, reqPass, reqFail, "ls\n", reqFail} {
+		got, want := m.classify(text), Classify(text)
+		if got.Outcome != want.Outcome || got.Family != want.Family || got.RunLike != want.RunLike {
+			t.Errorf("%.40q: %+v, want %+v", text, got, want)
+		}
+	}
+	if len(m.seen) > 2 {
+		t.Errorf("%d remembered, bound 2", len(m.seen))
 	}
 }
