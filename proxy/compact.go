@@ -3,6 +3,7 @@ package proxy
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/runledger/runledger/compaction"
@@ -21,6 +22,20 @@ var formats = map[API][]compaction.Format{
 // conversation, or body itself when it cannot be, saying why in e. The
 // shape is checked before anything is decided (compaction.ErrFormat), so
 // that no decision is frozen for a body that goes upstream as it came.
+// hourTTL finds Anthropic's extended cache lifetime, cache_control
+// {"type": "ephemeral", "ttl": "1h"}.
+var hourTTL = regexp.MustCompile(`"ttl"\s*:\s*"1h"`)
+
+// ttl is the cache lifetime to judge this body's conversation by: a body
+// that asks for the one-hour cache keeps it warm that long. Text in a
+// tool output that happens to read so only makes the proxy more careful.
+func (s *Server) ttl(body []byte) time.Duration {
+	if s.cfg.TTL > 0 && s.cfg.TTL < time.Hour && hourTTL.Match(body) {
+		return time.Hour
+	}
+	return s.cfg.TTL
+}
+
 func (s *Server) compactBody(e *entry, body []byte) (out []byte) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -30,7 +45,7 @@ func (s *Server) compactBody(e *entry, body []byte) (out []byte) {
 	t0 := time.Now()
 	defer func() { e.decision = time.Since(t0) }()
 	opts := s.cfg.Options
-	opts.Cache = &compaction.Cache{Store: s.decisions, Prefix: -1, TTL: s.cfg.TTL, Sent: true}
+	opts.Cache = &compaction.Cache{Store: s.decisions, Prefix: -1, TTL: s.ttl(body), Sent: true}
 	opts.Verdicts, opts.Formats = s.verdicts, formats[e.api]
 	s.compactMu.Lock()
 	defer s.compactMu.Unlock()

@@ -335,3 +335,24 @@ func get(t *testing.T, url string) (*http.Response, []byte) {
 }
 
 func toJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestProxyHourCache: a body that asks for Anthropic's one-hour cache is
+// judged warm past a shorter --cache-ttl.
+func TestProxyHourCache(t *testing.T) {
+	up := newUpstream(t, answerJSON(`{}`))
+	p := newTestProxy(t, up.URL, func(c *Config) { c.TTL = time.Nanosecond })
+	hour := func(outs []string) []byte {
+		return bytes.Replace(anthropicTurn(outs), []byte(`"cache_control":{"type":"ephemeral"}`), []byte(`"cache_control":{"type":"ephemeral","ttl":"1h"}`), 1)
+	}
+	turns := [][]string{{failedRun("test_a")}, {failedRun("test_a"), failedRun("test_a")}, {failedRun("test_a"), failedRun("test_a"), passedRun}}
+	for _, outs := range turns {
+		post(t, p.URL+"/v1/messages", hour(outs), nil)
+		time.Sleep(time.Millisecond)
+	}
+	if strings.Contains(string(up.last(t).Body), "<<cg:") {
+		t.Fatal("a one-hour cache was taken as cold after a millisecond")
+	}
+	if p.srv.ttl(anthropicTurn(turns[0])) != time.Nanosecond {
+		t.Fatal("a five-minute body was given the hour")
+	}
+}
