@@ -249,7 +249,8 @@ func TestProxyWithOfficialSDKs(t *testing.T) {
 	var log bytes.Buffer
 	var logMu sync.Mutex
 	store := &compaction.DirStore{Dir: t.TempDir()}
-	const ttl = 2 * time.Second
+	// Long enough that no turn of a loop is taken as cold on a loaded machine.
+	const ttl = 5 * time.Second
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config.Handler = proxy.New(proxy.Config{Anthropic: u, OpenAI: u, Store: store, TTL: ttl,
 		Options: compaction.Options{MinTokens: -1, ExpandURL: "http://" + srv.Listener.Addr().String() + "/expand/"},
