@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,36 +217,6 @@ func TestBuildBoundsBigSummaries(t *testing.T) {
 	}
 	if len(s.Failures) != maxFailures || s.FailuresOmitted != 2900 || len(s.Spans) > maxSpans || s.SpansOmitted == 0 {
 		t.Fatalf("failures %d (+%d omitted), spans %d (+%d omitted)", len(s.Failures), s.FailuresOmitted, len(s.Spans), s.SpansOmitted)
-	}
-}
-
-// TestJUnitBig: a JUnit file bigger than any read buffer is streamed
-// whole; a big file of NULs is a warning naming it, never a pass.
-func TestJUnitBig(t *testing.T) {
-	const size = 40 << 20
-	dir := t.TempDir()
-	path := filepath.Join(dir, "huge.xml")
-	f, _ := os.Create(path)
-	fmt.Fprint(f, `<testsuites><testsuite name="big">`)
-	n := 0
-	for written := int64(0); written <= size; n++ {
-		k, _ := fmt.Fprintf(f, `<testcase name="T%d" classname="pkg" time="0.001"/>`, n)
-		written += int64(k)
-	}
-	fmt.Fprint(f, `<testcase name="Bad" classname="pkg"><failure message="boom">trace</failure></testcase></testsuite></testsuites>`)
-	f.Close()
-	rr := readReports([]string{path})
-	s := rr.summary
-	if len(rr.warnings) != 0 || *s.Tests != n+1 || *s.Failed != 1 || s.Failures[0].Name != "Bad" || s.Failures[0].Message != "boom" {
-		t.Fatalf("warnings %v tests %d failed %d", rr.warnings, *s.Tests, *s.Failed)
-	}
-	junk := filepath.Join(dir, "junk.xml")
-	g, _ := os.Create(junk)
-	g.Truncate(size)
-	g.Close()
-	rr = readReports([]string{junk})
-	if len(rr.warnings) != 1 || !strings.Contains(rr.warnings[0], junk) || !strings.Contains(rr.warnings[0], "neither XML nor JSON") || rr.summary.Tests != nil {
-		t.Fatalf("a big file of NULs: warnings %v, tests %v", rr.warnings, rr.summary.Tests)
 	}
 }
 

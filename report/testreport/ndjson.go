@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // eachLine decodes each non-blank line of r as one JSON event. Lines are
@@ -66,12 +68,12 @@ func parseGoJSON(r io.Reader, sink *fileSink) error {
 			delete(running, k)
 			if ev.Test == "" {
 				if ev.Action == "fail" && !pkgFailed[ev.Package] {
-					sink.test(caseResult{ID: TestID{Suite: ev.Package, Name: "(package)"}, Outcome: OutcomeError, Message: "the package failed outside its tests"})
+					sink.test(caseResult{ID: TestID{Suite: ev.Package, Name: "(package)"}, Outcome: testindex.Errored, Message: "the package failed outside its tests"})
 				}
 				return nil
 			}
-			c := caseResult{ID: TestID{Suite: ev.Package, Name: ev.Test}, Outcome: map[string]string{"pass": OutcomePassed, "fail": OutcomeFailed, "skip": OutcomeSkipped}[ev.Action]}
-			if c.Outcome == OutcomeFailed {
+			c := caseResult{ID: TestID{Suite: ev.Package, Name: ev.Test}, Outcome: map[string]testindex.Outcome{"pass": testindex.Passed, "fail": testindex.Failed, "skip": testindex.Skipped}[ev.Action]}
+			if c.Outcome == testindex.Failed {
 				pkgFailed[ev.Package] = true
 				if out != nil {
 					c.SrcFile, c.Line, c.Message = goFailure(out.take())
@@ -168,13 +170,13 @@ func parseDart(r io.Reader, sink *fileSink) error {
 			c := caseResult{ID: TestID{Suite: suites[t.suite], Name: t.name}, Message: t.message, Line: t.line, SrcFile: suites[t.suite]}
 			switch {
 			case ev.Skipped:
-				c.Outcome = OutcomeSkipped
+				c.Outcome = testindex.Skipped
 			case ev.Result == "success":
-				c.Outcome = OutcomePassed
+				c.Outcome = testindex.Passed
 			case ev.Result == "failure":
-				c.Outcome = OutcomeFailed
+				c.Outcome = testindex.Failed
 			default:
-				c.Outcome = OutcomeError
+				c.Outcome = testindex.Errored
 			}
 			sink.test(c)
 		}

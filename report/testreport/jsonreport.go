@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // parseJSONReport streams one JSON report document: its top-level keys
@@ -44,7 +46,7 @@ func jsonTopKey(d *json.Decoder, key string, sink *fileSink) error {
 	switch key {
 	case "passes", "failures", "pending":
 		sink.format = FormatMocha
-		outcome := map[string]string{"passes": OutcomePassed, "failures": OutcomeFailed, "pending": OutcomeSkipped}[key]
+		outcome := map[string]testindex.Outcome{"passes": testindex.Passed, "failures": testindex.Failed, "pending": testindex.Skipped}[key]
 		return eachElement(d, func() error { return mochaTest(d, outcome, sink) })
 	case "testResults":
 		sink.format = FormatJest
@@ -59,7 +61,7 @@ func jsonTopKey(d *json.Decoder, key string, sink *fileSink) error {
 	return skipValue(d)
 }
 
-func mochaTest(d *json.Decoder, outcome string, sink *fileSink) error {
+func mochaTest(d *json.Decoder, outcome testindex.Outcome, sink *fileSink) error {
 	var t struct {
 		Title, FullTitle, File string
 		Err                    struct{ Message, Stack string }
@@ -117,7 +119,7 @@ func jestFile(d *json.Decoder, sink *fileSink) error {
 	if status == "failed" && len(cases) == 0 {
 		// The file failed to run (a syntax error, a failing import): jest
 		// counts no test, but it is a failure of this file.
-		cases = append(cases, caseResult{ID: TestID{Name: "(test file failed to run)"}, Outcome: OutcomeError, Message: message})
+		cases = append(cases, caseResult{ID: TestID{Name: "(test file failed to run)"}, Outcome: testindex.Errored, Message: message})
 	}
 	for _, c := range cases {
 		c.ID.File = file
@@ -298,12 +300,12 @@ func skipValue(d *json.Decoder) error {
 // jsonOutcome reads the status word of the JSON reports (jest, RSpec,
 // CTRF): "passed" and "failed" as they say, anything else (pending,
 // skipped, todo, disabled, other) as not run, never as a pass.
-func jsonOutcome(status string) string {
+func jsonOutcome(status string) testindex.Outcome {
 	switch status {
 	case "passed":
-		return OutcomePassed
+		return testindex.Passed
 	case "failed":
-		return OutcomeFailed
+		return testindex.Failed
 	}
-	return OutcomeSkipped
+	return testindex.Skipped
 }

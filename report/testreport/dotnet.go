@@ -1,10 +1,12 @@
-package report
+package testreport
 
 import (
 	"encoding/xml"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // caseReader is the common shape of the .NET readers: one test element
@@ -102,8 +104,8 @@ func (n *nunitReader) start(el xml.StartElement, _ []string) error {
 		}
 		n.cur = &caseResult{ID: id, Outcome: nunitOutcome(el)}
 	case "failure":
-		if n.cur != nil && n.cur.Outcome == OutcomePassed {
-			n.cur.Outcome = OutcomeFailed
+		if n.cur != nil && n.cur.Outcome == testindex.Passed {
+			n.cur.Outcome = testindex.Failed
 		}
 	default:
 		n.startText(el.Name.Local)
@@ -114,25 +116,25 @@ func (n *nunitReader) start(el xml.StartElement, _ []string) error {
 // nunitOutcome reads NUnit 3's result and label, NUnit 2's result and
 // executed: what did not run (ignored, explicit, inconclusive, not
 // runnable) is skipped; an error or cancellation is an error.
-func nunitOutcome(el xml.StartElement) string {
+func nunitOutcome(el xml.StartElement) testindex.Outcome {
 	result, label := strings.ToLower(attr(el, "result")), strings.ToLower(attr(el, "label"))
 	switch {
 	case result == "error" || result == "cancelled" || result == "failed" && (label == "error" || label == "cancelled" || label == "invalid"):
-		return OutcomeError
+		return testindex.Errored
 	case result == "failed" || result == "failure":
-		return OutcomeFailed
+		return testindex.Failed
 	case strings.EqualFold(attr(el, "executed"), "false"):
-		return OutcomeSkipped
+		return testindex.Skipped
 	case result == "passed" || result == "success" || result == "warning":
-		return OutcomePassed
+		return testindex.Passed
 	case result == "" && strings.EqualFold(attr(el, "success"), "false"):
-		return OutcomeFailed
+		return testindex.Failed
 	case result == "":
 		// NUnit 2.2 writes executed and success, or only executed: a
 		// <failure> child fails it (see start).
-		return OutcomePassed
+		return testindex.Passed
 	}
-	return OutcomeSkipped
+	return testindex.Skipped
 }
 
 func (n *nunitReader) end(name string, _ []string) {
@@ -182,16 +184,16 @@ func (x *xunitReader) start(el xml.StartElement, stack []string) error {
 	return nil
 }
 
-func xunitOutcome(result string) string {
+func xunitOutcome(result string) testindex.Outcome {
 	switch strings.ToLower(result) {
 	case "pass":
-		return OutcomePassed
+		return testindex.Passed
 	case "fail":
-		return OutcomeFailed
+		return testindex.Failed
 	case "skip", "notrun":
-		return OutcomeSkipped
+		return testindex.Skipped
 	}
-	return OutcomeError
+	return testindex.Errored
 }
 
 func (x *xunitReader) end(name string, _ []string) {

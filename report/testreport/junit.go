@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"encoding/xml"
@@ -6,7 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // junitReader streams JUnit XML (Surefire, pytest, jest-junit, go-junit-
@@ -43,7 +44,7 @@ func parseJUnit(r io.Reader, sink *fileSink) error {
 
 var junitRank = map[string]int{"skipped": 1, "failure": 2, "error": 3}
 
-var junitOutcome = map[int]string{0: OutcomePassed, 1: OutcomeSkipped, 2: OutcomeFailed, 3: OutcomeError}
+var junitOutcome = map[int]testindex.Outcome{0: testindex.Passed, 1: testindex.Skipped, 2: testindex.Failed, 3: testindex.Errored}
 
 func (j *junitReader) start(el xml.StartElement, stack []string) error {
 	switch name := el.Name.Local; {
@@ -137,14 +138,4 @@ func isOpenCase(stack []string) bool {
 		}
 	}
 	return false
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // trxReader streams a VSTest TRX file. Results come before the
@@ -152,16 +154,16 @@ func (t *trxReader) start(el xml.StartElement, stack []string) error {
 // trxOutcome follows VSTest: Passed passes; NotExecuted, Inconclusive and
 // Aborted (the run stopped first) did not run; Failed fails; a missing
 // outcome, Error and Timeout are errors.
-func trxOutcome(el xml.StartElement) string {
+func trxOutcome(el xml.StartElement) testindex.Outcome {
 	switch o := attr(el, "outcome"); o {
 	case "Passed", "PassedButRunAborted", "Warning", "Completed":
-		return OutcomePassed
+		return testindex.Passed
 	case "Failed":
-		return OutcomeFailed
+		return testindex.Failed
 	case "NotExecuted", "Inconclusive", "NotRunnable", "Pending", "Disconnected", "InProgress", "Aborted":
-		return OutcomeSkipped
+		return testindex.Skipped
 	}
-	return OutcomeError
+	return testindex.Errored
 }
 
 func (t *trxReader) end(name string, _ []string) {

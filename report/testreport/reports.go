@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"bufio"
@@ -10,107 +10,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 )
-
-// Format names, as summary.source gives them.
-const (
-	FormatJUnit  = "junit"
-	FormatNUnit  = "nunit"
-	FormatXUnit  = "xunit"
-	FormatTRX    = "trx"
-	FormatCTRF   = "ctrf"
-	FormatMocha  = "mocha"
-	FormatJest   = "jest"
-	FormatGoJSON = "gotest"
-	FormatDart   = "dart"
-	FormatRSpec  = "rspec"
-)
-
-// fileSink receives one file's test cases. The tally is the file's own,
-// merged into the run's only when the whole file was read: a truncated
-// file contributes no partial counts.
-type fileSink struct {
-	t        *tally
-	path     string
-	format   string
-	nameless int
-	// file is the open report, for readers that look ahead in it (TRX).
-	file *os.File
-	// notes say why a file read whole may still not hold the whole run
-	// (a stream of events that never says it is done).
-	notes []string
-}
-
-func (s *fileSink) test(c caseResult) {
-	if c.ID.Name == "" {
-		// Nameless test cases are distinct tests, told apart by position.
-		s.nameless++
-		c.ID.Params = fmt.Sprintf("#%d", s.nameless)
-	}
-	s.t.add(c)
-}
-
-// reportRead is what the report files of a run say.
-type reportRead struct {
-	summary  Summary
-	flaky    []TestRef
-	warnings []string
-	tally    *tally
-	// read counts files read whole; broken ones are named in warnings.
-	read, broken int
-}
-
-// readReports reads each file by the format its content shows. A file
-// that is empty, truncated, malformed or of a format not read is a
-// warning naming it, and contributes nothing; with no file read at all
-// there are no counts.
-func readReports(paths []string) reportRead {
-	defer lowerMemoryLimit(reportHeapLimit)()
-	out := reportRead{tally: newTally()}
-	var formats, brokenFormats []string
-	for _, p := range paths {
-		sink := &fileSink{t: newTally(), path: p}
-		err := readReport(p, sink)
-		if err != nil {
-			out.broken++
-			out.warnings = append(out.warnings, fmt.Sprintf("report %s: %v", p, err))
-			brokenFormats = addName(brokenFormats, sink.format)
-			continue
-		}
-		out.read++
-		formats = addName(formats, sink.format)
-		if sink.t.count == 0 && sink.t.fallbackSuites == 0 {
-			out.warnings = append(out.warnings, fmt.Sprintf("report %s (%s): holds no test case", p, sink.format))
-		}
-		for _, n := range sink.notes {
-			out.warnings = append(out.warnings, fmt.Sprintf("report %s (%s): %s", p, sink.format, n))
-		}
-		if sink.t.fallbackSuites > 0 {
-			out.warnings = append(out.warnings, fmt.Sprintf("report %s (%s): %d suites list no test case; their own attributes are counted, unverified", p, sink.format, sink.t.fallbackSuites))
-		}
-		out.tally.absorb(sink.t)
-	}
-	if out.read == 0 {
-		src := strings.Join(brokenFormats, "+")
-		if src == "" {
-			src = "unknown"
-		}
-		out.summary = Summary{Source: src}
-		return out
-	}
-	out.summary = out.tally.summary(strings.Join(formats, "+"))
-	out.flaky = out.tally.flaky()
-	return out
-}
-
-func addName(names []string, n string) []string {
-	if n == "" || slices.Contains(names, n) {
-		return names
-	}
-	return append(names, n)
-}
 
 var errEmpty = errors.New("the file is empty")
 

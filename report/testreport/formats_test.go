@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/runledger/runledger/internal/golden"
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // TestFormatGolden reads each sample under testdata/reports (gotest, mocha,
@@ -37,12 +38,12 @@ func TestFormatGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.WriteFile(neutral, data, 0o644)
-			rr := readReports([]string{neutral})
-			if rr.summary.Source != want[name] {
-				t.Fatalf("source %q, want %q (warnings %v)", rr.summary.Source, want[name], rr.warnings)
+			rr := Read([]string{neutral})
+			if rr.Source != want[name] {
+				t.Fatalf("source %q, want %q (warnings %v)", rr.Source, want[name], rr.Warnings)
 			}
-			if len(rr.warnings) > 0 {
-				t.Fatalf("warnings: %v", rr.warnings)
+			if len(rr.Warnings) > 0 {
+				t.Fatalf("warnings: %v", rr.Warnings)
 			}
 			golden.Check(t, filepath.Join("testdata", "reports", name+".golden.json"), formatView(t, rr))
 		})
@@ -55,15 +56,54 @@ type testView struct {
 	Flaky   bool   `json:"flaky,omitempty"`
 }
 
-func formatView(t *testing.T, rr reportRead) []byte {
+// summaryView is a Result as the envelope's summary shows it.
+type summaryView struct {
+	Source          string        `json:"source"`
+	Verified        bool          `json:"verified"`
+	Tests           int           `json:"tests"`
+	Passed          int           `json:"passed"`
+	Failed          int           `json:"failed"`
+	Skipped         int           `json:"skipped"`
+	Errors          int           `json:"errors"`
+	Failures        []failureView `json:"failures,omitempty"`
+	FailuresOmitted int           `json:"failures_omitted,omitempty"`
+}
+
+type failureView struct {
+	Name      string `json:"name"`
+	Classname string `json:"classname,omitempty"`
+	Suite     string `json:"suite,omitempty"`
+	Params    string `json:"params,omitempty"`
+	File      string `json:"file,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Message   string `json:"message,omitempty"`
+}
+
+type refView struct {
+	Name      string `json:"name"`
+	Classname string `json:"classname,omitempty"`
+}
+
+var outcomeWords = map[testindex.Outcome]string{testindex.Passed: "passed", testindex.Failed: "failed",
+	testindex.Errored: "error", testindex.Skipped: "skipped"}
+
+func formatView(t *testing.T, rr Result) []byte {
 	t.Helper()
+	c := rr.Counts
 	v := struct {
-		Summary Summary    `json:"summary"`
-		Flaky   []TestRef  `json:"flaky,omitempty"`
-		Tests   []testView `json:"tests"`
-	}{Summary: rr.summary, Flaky: rr.flaky}
-	rr.tally.each(func(id TestID, outcome string, flaky bool) {
-		v.Tests = append(v.Tests, testView{id, outcome, flaky})
+		Summary summaryView `json:"summary"`
+		Flaky   []refView   `json:"flaky,omitempty"`
+		Tests   []testView  `json:"tests"`
+	}{Summary: summaryView{Source: rr.Source, Tests: c.Tests, Passed: c.Passed, Failed: c.Failed,
+		Skipped: c.Skipped, Errors: c.Errors, FailuresOmitted: rr.FailuresOmitted}}
+	for _, f := range rr.Failures {
+		v.Summary.Failures = append(v.Summary.Failures, failureView(f))
+	}
+	for _, f := range rr.Flaky {
+		v.Flaky = append(v.Flaky, refView{f.Name, f.Classname})
+	}
+	rr.Each(func(id TestID, outcome testindex.Outcome, flaky bool) {
+		v.Tests = append(v.Tests, testView{id, outcomeWords[outcome], flaky})
 	})
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -94,12 +134,12 @@ func TestTruncatedReports(t *testing.T) {
 			t.Run(filepath.Base(path)+" "+how, func(t *testing.T) {
 				p := filepath.Join(t.TempDir(), "report.out")
 				os.WriteFile(p, cut, 0o644)
-				rr := readReports([]string{p})
-				if rr.read == 1 && len(rr.warnings) == 0 {
-					t.Fatalf("read as whole: %d tests, source %s", *rr.summary.Tests, rr.summary.Source)
+				rr := Read([]string{p})
+				if rr.Read == 1 && len(rr.Warnings) == 0 {
+					t.Fatalf("read as whole: %d tests, source %s", rr.Counts.Tests, rr.Source)
 				}
-				if rr.read == 0 && rr.summary.Tests != nil {
-					t.Fatalf("unreadable, yet counts %d", *rr.summary.Tests)
+				if rr.Read == 0 && rr.Counts != nil {
+					t.Fatalf("unreadable, yet counts %d", rr.Counts.Tests)
 				}
 			})
 		}

@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"encoding/xml"
