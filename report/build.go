@@ -126,7 +126,7 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	}
 	if len(r.JUnit) > 0 && !runPassed(r, run) {
 		// What the log does not show of a failing test, its report file may.
-		jx, jw := excerpt.JUnit(dir, r, run.Excerpts)
+		jx, jw := excerpt.ReportFiles(dir, r, run.Excerpts)
 		run.Excerpts, exWarnings = append(run.Excerpts, jx...), append(exWarnings, jw...)
 	}
 	run.Warnings = append(run.Warnings, exWarnings...)

@@ -145,3 +145,68 @@ func TestTruncatedReports(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistry walks every registered format: it has a name and exactly
+// one way to be told apart (XML root elements, a first JSON line, or a
+// JSON document's keys) with the reader that goes with it; an XML format
+// names its test and failure elements for the excerpts; and one of the
+// samples under testdata/reports is read as it.
+func TestRegistry(t *testing.T) {
+	samples, err := filepath.Glob(filepath.Join("testdata", "reports", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sampled := map[string]string{}
+	for _, path := range samples {
+		if !strings.HasSuffix(path, ".golden.json") {
+			sampled[Read([]string{path}).Source] = filepath.Base(path)
+		}
+	}
+	names := map[string]bool{}
+	for _, f := range Formats() {
+		t.Run(f.Name, func(t *testing.T) {
+			if f.Name == "" || names[f.Name] {
+				t.Fatalf("name %q is empty or registered twice", f.Name)
+			}
+			names[f.Name] = true
+			ways := 0
+			if len(f.XMLRoots) > 0 {
+				ways++
+				if f.parse == nil || f.TestElement == "" || f.TestNameAttr == "" || len(f.FailureElements) == 0 {
+					t.Errorf("XML format without a reader, a test element and its name attribute, or failure elements: %+v", f)
+				}
+				for _, r := range f.XMLRoots {
+					if got := ByXMLRoot(r); got == nil || got.Name != f.Name {
+						t.Errorf("<%s> is not found as %s", r, f.Name)
+					}
+				}
+			}
+			if f.FirstLine != nil {
+				ways++
+				if f.parse == nil {
+					t.Error("event-stream format without a reader")
+				}
+			}
+			if len(f.JSONKeys) > 0 {
+				ways++
+				if f.readKey == nil {
+					t.Error("JSON document format without a key reader")
+				}
+				for _, k := range f.JSONKeys {
+					if got := byJSONKey(k); got == nil || got.Name != f.Name {
+						t.Errorf("key %q is not found as %s", k, f.Name)
+					}
+				}
+			}
+			if ways != 1 {
+				t.Errorf("told apart %d ways, want exactly one", ways)
+			}
+			if sampled[f.Name] == "" {
+				t.Errorf("no sample under testdata/reports is read as %s", f.Name)
+			}
+		})
+	}
+	if len(names) != len(sampled) {
+		t.Errorf("samples read as %v, formats registered %v", sampled, names)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/runledger/runledger/report/testindex"
 )
@@ -42,193 +41,16 @@ func parseJSONReport(r io.Reader, sink *fileSink) error {
 	return nil
 }
 
+// jsonTopKey reads one top-level key's value: a key a format registered
+// says the document is of that format, and that format reads the value;
+// any other key is skipped.
 func jsonTopKey(d *json.Decoder, key string, sink *fileSink) error {
-	switch key {
-	case "passes", "failures", "pending":
-		sink.format = FormatMocha
-		outcome := map[string]testindex.Outcome{"passes": testindex.Passed, "failures": testindex.Failed, "pending": testindex.Skipped}[key]
-		return eachElement(d, func() error { return mochaTest(d, outcome, sink) })
-	case "testResults":
-		sink.format = FormatJest
-		return eachElement(d, func() error { return jestFile(d, sink) })
-	case "examples":
-		sink.format = FormatRSpec
-		return eachElement(d, func() error { return rspecExample(d, sink) })
-	case "results":
-		sink.format = FormatCTRF
-		return ctrfResults(d, sink)
+	f := byJSONKey(key)
+	if f == nil {
+		return skipValue(d)
 	}
-	return skipValue(d)
-}
-
-func mochaTest(d *json.Decoder, outcome testindex.Outcome, sink *fileSink) error {
-	var t struct {
-		Title, FullTitle, File string
-		Err                    struct{ Message, Stack string }
-	}
-	if err := d.Decode(&t); err != nil {
-		return err
-	}
-	c := caseResult{ID: TestID{Name: t.FullTitle, File: t.File}, Outcome: outcome, Message: t.Err.Message}
-	if c.ID.Name == "" {
-		c.ID.Name = t.Title
-	}
-	sink.test(c)
-	return nil
-}
-
-// jestFile reads one element of testResults: jest writes the file's name
-// after its assertions, so one file's results are kept until its end.
-func jestFile(d *json.Decoder, sink *fileSink) error {
-	if err := expectDelim(d, '{'); err != nil {
-		return err
-	}
-	var cases []caseResult
-	var file, status, message string
-	for d.More() {
-		key, err := objectKey(d)
-		if err != nil {
-			return err
-		}
-		switch key {
-		case "assertionResults":
-			err = eachElement(d, func() error {
-				c, err := jestAssertion(d)
-				cases = append(cases, c)
-				return err
-			})
-		case "name", "testFilePath":
-			err = d.Decode(&file)
-		case "status":
-			err = d.Decode(&status)
-		case "message", "failureMessage":
-			var m *string
-			if err = d.Decode(&m); m != nil && message == "" {
-				message = clip(*m, 1000)
-			}
-		default:
-			err = skipValue(d)
-		}
-		if err != nil {
-			return fmt.Errorf("%q: %w", key, err)
-		}
-	}
-	if err := expectDelim(d, '}'); err != nil {
-		return err
-	}
-	if status == "failed" && len(cases) == 0 {
-		// The file failed to run (a syntax error, a failing import): jest
-		// counts no test, but it is a failure of this file.
-		cases = append(cases, caseResult{ID: TestID{Name: "(test file failed to run)"}, Outcome: testindex.Errored, Message: message})
-	}
-	for _, c := range cases {
-		c.ID.File = file
-		sink.test(c)
-	}
-	return nil
-}
-
-func jestAssertion(d *json.Decoder) (caseResult, error) {
-	var a struct {
-		FullName, Title, Status string
-		FailureMessages         []string
-		Location                *struct{ Line int }
-	}
-	if err := d.Decode(&a); err != nil {
-		return caseResult{}, err
-	}
-	c := caseResult{ID: TestID{Name: a.FullName}}
-	if c.ID.Name == "" {
-		c.ID.Name = a.Title
-	}
-	c.Outcome = jsonOutcome(a.Status)
-	if len(a.FailureMessages) > 0 {
-		c.Message = clip(a.FailureMessages[0], 1000)
-	}
-	if a.Location != nil {
-		c.Line = a.Location.Line
-	}
-	return c, nil
-}
-
-func rspecExample(d *json.Decoder, sink *fileSink) error {
-	var e struct {
-		Description     string
-		FullDescription string `json:"full_description"`
-		Status          string
-		FilePath        string `json:"file_path"`
-		LineNumber      int    `json:"line_number"`
-		Exception       *struct{ Class, Message string }
-	}
-	if err := d.Decode(&e); err != nil {
-		return err
-	}
-	c := caseResult{ID: TestID{Name: e.FullDescription, File: e.FilePath}, Line: e.LineNumber}
-	if c.ID.Name == "" {
-		c.ID.Name = e.Description
-	}
-	c.Outcome = jsonOutcome(e.Status)
-	if e.Exception != nil {
-		c.Message = strings.TrimSpace(e.Exception.Class + ": " + e.Exception.Message)
-	}
-	sink.test(c)
-	return nil
-}
-
-// ctrfResults reads CTRF's results object; only its tests are counted
-// (its summary is the tool's own, not re-checked).
-func ctrfResults(d *json.Decoder, sink *fileSink) error {
-	if err := expectDelim(d, '{'); err != nil {
-		return err
-	}
-	for d.More() {
-		key, err := objectKey(d)
-		if err != nil {
-			return err
-		}
-		if key == "tests" {
-			err = eachElement(d, func() error { return ctrfTest(d, sink) })
-		} else {
-			err = skipValue(d)
-		}
-		if err != nil {
-			return fmt.Errorf("%q: %w", key, err)
-		}
-	}
-	return expectDelim(d, '}')
-}
-
-func ctrfTest(d *json.Decoder, sink *fileSink) error {
-	var t struct {
-		Name, Status, Message, FilePath string
-		Line, Retries                   int
-		Flaky                           bool
-		Suite                           json.RawMessage
-		Parameters                      json.RawMessage
-	}
-	if err := d.Decode(&t); err != nil {
-		return err
-	}
-	c := caseResult{ID: TestID{Name: t.Name, File: t.FilePath, Suite: ctrfSuite(t.Suite)}, Message: t.Message, Line: t.Line, Flaky: t.Flaky || t.Retries > 0}
-	if len(t.Parameters) > 0 && string(t.Parameters) != "null" {
-		c.ID.Params = clip(string(t.Parameters), 200)
-	}
-	c.Outcome = jsonOutcome(t.Status)
-	sink.test(c)
-	return nil
-}
-
-// ctrfSuite: CTRF gives the suite as a string or, in v1, a path array.
-func ctrfSuite(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var path []string
-	if json.Unmarshal(raw, &path) == nil {
-		return strings.Join(path, " > ")
-	}
-	return ""
+	sink.format = f.Name
+	return f.readKey(d, key, sink)
 }
 
 func expectDelim(d *json.Decoder, want json.Delim) error {

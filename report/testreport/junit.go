@@ -10,6 +10,11 @@ import (
 	"github.com/runledger/runledger/report/testindex"
 )
 
+func init() {
+	register(Format{Name: FormatJUnit, XMLRoots: []string{"testsuites", "testsuite"},
+		TestElement: "testcase", TestNameAttr: "name", FailureElements: []string{"failure", "error"}, parse: parseJUnit})
+}
+
 // junitReader streams JUnit XML (Surefire, pytest, jest-junit, go-junit-
 // report, PHPUnit, …): a test case is any <testcase> inside the document,
 // its suite the innermost enclosing <testsuite>. Its verdict is the worst

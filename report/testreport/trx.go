@@ -13,6 +13,11 @@ import (
 	"github.com/runledger/runledger/report/testindex"
 )
 
+func init() {
+	register(Format{Name: FormatTRX, XMLRoots: []string{"TestRun"},
+		TestElement: "UnitTestResult", TestNameAttr: "testName", FailureElements: []string{"ErrorInfo"}, parse: parseTRX})
+}
+
 // trxReader streams a VSTest TRX file. Results come before the
 // definitions that name their classes: the definitions are read first,
 // found by a byte scan of the file, so that each result goes to the
