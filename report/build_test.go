@@ -40,18 +40,18 @@ func TestBuildFromRealRuns(t *testing.T) {
 		{name: "timed out", script: "echo start; sleep 10", opts: capture.Options{Timeout: 200 * time.Millisecond},
 			status: "timed_out", source: "none", excerpted: true},
 		{name: "JUnit with a retried test", script: "echo '" + goodJUnit + "' > junit.xml",
-			opts: capture.Options{JUnit: []string{"junit.xml"}}, status: "passed", source: "junit", verified: true},
+			opts: capture.Options{Reports: []string{"junit.xml"}}, status: "passed", source: "junit", verified: true},
 		{name: "JUnit failures but exit 0", script: "echo testing; echo '" + failingJUnit + "' > junit.xml",
-			opts:   capture.Options{JUnit: []string{"junit.xml"}},
+			opts:   capture.Options{Reports: []string{"junit.xml"}},
 			status: "unverified", source: "junit", warning: "inconsistent", excerpted: true},
 		{name: "JUnit says all passed but exit 1", script: "echo testing; echo '<testsuite><testcase name=\"a\"/></testsuite>' > junit.xml; exit 1",
-			opts:   capture.Options{JUnit: []string{"junit.xml"}},
+			opts:   capture.Options{Reports: []string{"junit.xml"}},
 			status: "failed", source: "junit", warning: "inconsistent", excerpted: true},
 		{name: "malformed JUnit", script: "echo testing; echo '<testsuite><testcase name=\"a\">' > junit.xml",
-			opts:   capture.Options{JUnit: []string{"junit.xml"}},
+			opts:   capture.Options{Reports: []string{"junit.xml"}},
 			status: "unverified", source: "junit", warning: "junit: truncated", excerpted: true},
 		{name: "empty JUnit", script: "echo testing; : > junit.xml",
-			opts:   capture.Options{JUnit: []string{"junit.xml"}},
+			opts:   capture.Options{Reports: []string{"junit.xml"}},
 			status: "unverified", source: "unknown", warning: "the file is empty", excerpted: true},
 	}
 	for _, tc := range tests {
@@ -256,7 +256,7 @@ func TestJUnitQuotedWhenTheLogIsSilent(t *testing.T) {
 	script := `echo "CalcTest > testDivide() FAILED"; echo "CalcTest > testShown() FAILED: shown in the log already"; printf '%s' "$1" > junit.xml; exit 1`
 	st, work := newStore(t), t.TempDir()
 	if _, err := capture.Run(st, capture.Options{Name: "gradle", Argv: []string{"sh", "-c", script, "sh", xml}, Dir: work,
-		KillAfter: time.Second, JUnit: []string{"junit.xml"}}); err != nil {
+		KillAfter: time.Second, Reports: []string{"junit.xml"}}); err != nil {
 		t.Fatal(err)
 	}
 	env, err := Build(st, Options{})
