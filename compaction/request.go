@@ -301,16 +301,3 @@ func filterRequest(data []byte, w io.Writer, opts Options, store Store) ([]Decis
 	}
 	return decisions, splice(w, data, spans, texts)
 }
-
-// RequestFormat says which shape data has.
-func RequestFormat(data []byte) (Format, error) {
-	t := bytes.TrimSpace(data)
-	if len(t) > 0 && t[0] == '[' {
-		return FormatOutputs, nil
-	}
-	rq, err := parseRequest(data)
-	if err != nil {
-		return "", err
-	}
-	return rq.format, nil
-}

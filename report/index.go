@@ -45,7 +45,7 @@ func runnerIndex(in runners.Index) *testindex.Index {
 		Entries: make([]testindex.Entry, 0, len(in.Entries))}
 	seen := newSeenEntries(len(in.Entries))
 	for _, e := range in.Entries {
-		out := testindex.Entry{Kind: testindex.Test, Outcome: testindex.Outcome(e.Outcome),
+		out := testindex.Entry{Kind: testindex.Test, Outcome: e.Outcome,
 			Key: testindex.Key{Suite: e.Unit, Class: e.Classname, Name: e.Name}}
 		if out.Class == out.Suite {
 			out.Class = ""
