@@ -5,9 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/internal/clip"
 	"github.com/runledger/runledger/report/runners"
 	"github.com/runledger/runledger/report/testindex"
 	"github.com/runledger/runledger/report/testreport"
@@ -155,7 +155,7 @@ func fromRunner(rs *runners.Summary, out *record.Stream) Summary {
 		start, end := out.OriginalRange(f.Span.Start, f.Span.End)
 		span := Span{Stream: record.Output, Start: start, End: end}
 		s.Failures = append(s.Failures, Failure{Name: f.Name, Classname: f.Classname,
-			File: f.File, Line: f.Line, Message: clip(f.Message, 1000), Span: &span})
+			File: f.File, Line: f.Line, Message: clip.String(f.Message, 1000), Span: &span})
 	}
 	bound(&s)
 	return s
@@ -187,18 +187,7 @@ func convertRefs(in []runners.TestRef) []TestRef {
 	return out
 }
 
-func clipNote(s string) string { return clip(s, 2000) }
-
-// clip cuts s to at most n bytes at a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func clipNote(s string) string { return clip.String(s, 2000) }
 
 func statusOf(r *record.Record) string { return string(r.Status) }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/runledger/runledger/report/internal/clip"
 )
 
 // A CTRF report holds its tests under results.
@@ -49,7 +51,7 @@ func ctrfTest(d *json.Decoder, sink *fileSink) error {
 	}
 	c := caseResult{ID: TestID{Name: t.Name, File: t.FilePath, Suite: ctrfSuite(t.Suite)}, Message: t.Message, Line: t.Line, Flaky: t.Flaky || t.Retries > 0}
 	if len(t.Parameters) > 0 && string(t.Parameters) != "null" {
-		c.ID.Params = clip(string(t.Parameters), 200)
+		c.ID.Params = clip.String(string(t.Parameters), 200)
 	}
 	c.Outcome = jsonOutcome(t.Status)
 	sink.test(c)

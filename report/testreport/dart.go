@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/runledger/runledger/report/internal/clip"
 	"github.com/runledger/runledger/report/testindex"
 )
 
@@ -64,7 +65,7 @@ func parseDart(r io.Reader, sink *fileSink) error {
 			}
 		case "error":
 			if t := running[ev.TestID]; t != nil && t.message == "" {
-				t.message = clip(ev.Error, 1000)
+				t.message = clip.String(ev.Error, 1000)
 			}
 		case "testDone":
 			t := running[ev.TestID]

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/runledger/runledger/report/internal/clip"
 	"github.com/runledger/runledger/report/testindex"
 )
 
@@ -41,7 +42,7 @@ func jestFile(d *json.Decoder, sink *fileSink) error {
 		case "message", "failureMessage":
 			var m *string
 			if err = d.Decode(&m); m != nil && message == "" {
-				message = clip(*m, 1000)
+				message = clip.String(*m, 1000)
 			}
 		default:
 			err = skipValue(d)
@@ -80,7 +81,7 @@ func jestAssertion(d *json.Decoder) (caseResult, error) {
 	}
 	c.Outcome = jsonOutcome(a.Status)
 	if len(a.FailureMessages) > 0 {
-		c.Message = clip(a.FailureMessages[0], 1000)
+		c.Message = clip.String(a.FailureMessages[0], 1000)
 	}
 	if a.Location != nil {
 		c.Line = a.Location.Line

@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"strings"
 
+	"github.com/runledger/runledger/report/internal/clip"
 	"github.com/runledger/runledger/report/testindex"
 )
 
@@ -127,7 +128,7 @@ func (t *tally) add(c caseResult) {
 	var f *Failure
 	if c.Outcome == testindex.Failed || c.Outcome == testindex.Errored {
 		f = &Failure{Name: c.ID.Name, Classname: c.ID.Classname, Suite: c.ID.Suite, Params: c.ID.Params,
-			File: c.ID.File, Line: c.Line, Message: clip(c.Message, 1000)}
+			File: c.ID.File, Line: c.Line, Message: clip.String(c.Message, 1000)}
 		if f.File == "" {
 			f.File = c.SrcFile
 		}

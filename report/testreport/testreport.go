@@ -13,7 +13,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/runledger/runledger/report/testindex"
 )
@@ -137,17 +136,6 @@ func (s *fileSink) warnings() []string {
 		out = append(out, fmt.Sprintf("report %s (%s): %d suites list no test case; their own attributes are counted, unverified", s.path, s.format, s.t.fallbackSuites))
 	}
 	return out
-}
-
-// clip cuts s to at most n bytes at a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 func addName(names []string, n string) []string {

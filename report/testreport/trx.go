@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/runledger/runledger/report/internal/clip"
 	"github.com/runledger/runledger/report/testindex"
 )
 
@@ -186,7 +187,7 @@ func (t *trxReader) end(name string, _ []string) {
 	case t.known:
 		t.emit(*res)
 	default:
-		res.c.Message = clip(res.c.Message, 1000)
+		res.c.Message = clip.String(res.c.Message, 1000)
 		t.done = append(t.done, *res)
 	}
 	t.cur = nil
