@@ -48,7 +48,7 @@ func parseReportFlags(args []string, getenv func(string) string, stderr io.Write
 	fs := newFlagSet("report", "[flags]", stderr)
 	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
 	fs.Var((*repeated)(&o.reports), "reports", "extra test report `glob`, any format run --reports reads (repeatable; --junit is an alias); such files never verify a count")
-	fs.Var((*repeated)(&o.reports), "junit", "alias of --reports")
+	fs.Var((*repeated)(&o.reports), "junit", "alias of --reports: an extra test report `glob`")
 	fs.Var((*repeated)(&o.names), "name", "report only this run `name` (repeatable)")
 	addReportFlags(fs, o)
 	if err := parse(fs, args); err != nil {
