@@ -190,10 +190,3 @@ func convertRefs(in []runners.TestRef) []TestRef {
 func clipNote(s string) string { return clip.String(s, 2000) }
 
 func statusOf(r *record.Record) string { return string(r.Status) }
-
-func deref(p *int) int {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
