@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	junit "github.com/joshdk/go-junit"
-
 	"github.com/runledger/runledger/report/testindex"
 )
 
