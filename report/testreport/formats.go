@@ -64,15 +64,6 @@ func register(f Format) {
 	formats = append(formats, &f)
 }
 
-// Formats are the registered formats, in registration order.
-func Formats() []Format {
-	out := make([]Format, len(formats))
-	for i, f := range formats {
-		out[i] = *f
-	}
-	return out
-}
-
 // ByXMLRoot is the format whose files have the root element root, or nil.
 func ByXMLRoot(root string) *Format {
 	for _, f := range formats {

@@ -163,7 +163,7 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 	names := map[string]bool{}
-	for _, f := range Formats() {
+	for _, f := range formats {
 		t.Run(f.Name, func(t *testing.T) {
 			if f.Name == "" || names[f.Name] {
 				t.Fatalf("name %q is empty or registered twice", f.Name)
