@@ -131,7 +131,9 @@ func (c *junitCutter) start(el xml.StartElement) error {
 	case c.caseDepth > 0 && depth == c.caseDepth+1 && (name == "system-out" || name == "system-err"):
 		return c.d.Skip() // output: neither counted nor quoted from here
 	case c.caseDepth > 0:
-		if depth == c.caseDepth+1 {
+		if c.stack[len(c.stack)-1] == "testcase" {
+			// A result of the case, or of a test case nested in it
+			// (malformed, but its failure must not read as a pass).
 			c.child(name)
 		}
 		writeStart(&c.seg, el)

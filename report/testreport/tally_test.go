@@ -23,6 +23,7 @@ func TestTallyRules(t *testing.T) {
 		{"the worst child decides", `<testcase name="a"><skipped/><failure/><error/></testcase>`, "1/0/0/0/1 []"},
 		{"disabled is skipped", `<testcase name="a" status="disabled"/>`, "1/0/0/1/0 []"},
 		{"Surefire flakyFailure", `<testcase name="a"><flakyFailure/></testcase>`, "1/1/0/0/0 [a]"},
+		{"a failure in a test case nested in another fails it", `<testcase name="a"><testcase name="b"><failure/></testcase></testcase>`, "1/0/1/0/0 []"},
 		{"same name, other suite", `<testcase name="a"/></testsuite><testsuite name="s2"><testcase name="a"><failure/></testcase>`, "2/1/1/0/0 []"},
 	}
 	for _, tc := range cases {
