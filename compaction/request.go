@@ -397,16 +397,3 @@ func CompactRequest(data []byte, opts Options, store Store) (*RequestResult, err
 	res.Body = b.Bytes()
 	return res, nil
 }
-
-// RequestFormat says which shape data has.
-func RequestFormat(data []byte) (Format, error) {
-	t := bytes.TrimSpace(data)
-	if len(t) > 0 && t[0] == '[' {
-		return FormatOutputs, nil
-	}
-	rq, err := parseRequest(data)
-	if err != nil {
-		return "", err
-	}
-	return rq.format, nil
-}

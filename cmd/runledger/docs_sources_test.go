@@ -8,6 +8,7 @@ import (
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/report/runners"
+	"github.com/runledger/runledger/report/testreport"
 )
 
 // loadDocSources is everything the generated docs read from the code, in
@@ -18,7 +19,7 @@ func loadDocSources(t *testing.T) docSources {
 	src := docSources{
 		commands: commandDocs(t),
 		actions:  []actionDoc{loadAction(t, "action.yml"), loadAction(t, "setup/action.yml"), loadAction(t, "report/action.yml")},
-		formats:  report.Formats,
+		formats:  testreport.Names(),
 		declared: map[string]int{},
 		record:   fieldDocs(t, reflect.TypeOf(record.Record{}), "../../record"),
 		envelope: fieldDocs(t, reflect.TypeOf(report.Envelope{}), "../../report", "../../record"),

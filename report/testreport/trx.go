@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"bufio"
@@ -9,7 +9,15 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/runledger/runledger/report/internal/clip"
+	"github.com/runledger/runledger/report/testindex"
 )
+
+func init() {
+	register(Format{Name: FormatTRX, XMLRoots: []string{"TestRun"},
+		TestElement: "UnitTestResult", TestNameAttr: "testName", FailureElements: []string{"ErrorInfo"}, parse: parseTRX})
+}
 
 // trxReader streams a VSTest TRX file. Results come before the
 // definitions that name their classes: the definitions are read first,
@@ -152,16 +160,16 @@ func (t *trxReader) start(el xml.StartElement, stack []string) error {
 // trxOutcome follows VSTest: Passed passes; NotExecuted, Inconclusive and
 // Aborted (the run stopped first) did not run; Failed fails; a missing
 // outcome, Error and Timeout are errors.
-func trxOutcome(el xml.StartElement) string {
+func trxOutcome(el xml.StartElement) testindex.Outcome {
 	switch o := attr(el, "outcome"); o {
 	case "Passed", "PassedButRunAborted", "Warning", "Completed":
-		return OutcomePassed
+		return testindex.Passed
 	case "Failed":
-		return OutcomeFailed
+		return testindex.Failed
 	case "NotExecuted", "Inconclusive", "NotRunnable", "Pending", "Disconnected", "InProgress", "Aborted":
-		return OutcomeSkipped
+		return testindex.Skipped
 	}
-	return OutcomeError
+	return testindex.Errored
 }
 
 func (t *trxReader) end(name string, _ []string) {
@@ -179,7 +187,7 @@ func (t *trxReader) end(name string, _ []string) {
 	case t.known:
 		t.emit(*res)
 	default:
-		res.c.Message = clip(res.c.Message, 1000)
+		res.c.Message = clip.String(res.c.Message, 1000)
 		t.done = append(t.done, *res)
 	}
 	t.cur = nil

@@ -1,4 +1,4 @@
-package report
+package testreport
 
 // TestID is what makes a test one test across the report files of a run:
 // the same TestID seen again is a rerun of that test, never a second test.
@@ -15,11 +15,3 @@ type TestID struct {
 	// File is the source file the format names for the test.
 	File string `json:"file,omitempty"`
 }
-
-// Outcomes of a test, final over its reruns.
-const (
-	OutcomePassed  = "passed"
-	OutcomeFailed  = "failed"
-	OutcomeError   = "error"
-	OutcomeSkipped = "skipped"
-)

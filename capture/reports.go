@@ -16,9 +16,9 @@ import (
 	"github.com/runledger/runledger/store"
 )
 
-// junitBefore is what the JUnit patterns matched before the command
+// reportsBefore is what the report patterns matched before the command
 // started: path → identity of the file then.
-type junitBefore map[string]fileID
+type reportsBefore map[string]fileID
 
 // fileID tells one version of a file from another. Linux stamps mtimes
 // from a clock that lags by up to a tick, so "modified after the start" is
@@ -29,9 +29,9 @@ type fileID struct {
 	mtime, ctime int64
 }
 
-// snapshotJUnit records the files the patterns match before the run.
-func snapshotJUnit(base string, patterns []string) junitBefore {
-	before := junitBefore{}
+// snapshotReports records the files the patterns match before the run.
+func snapshotReports(base string, patterns []string) reportsBefore {
+	before := reportsBefore{}
 	for _, pat := range patterns {
 		matches, _ := Glob(base, pat)
 		for _, m := range matches {
@@ -43,12 +43,12 @@ func snapshotJUnit(base string, patterns []string) junitBefore {
 	return before
 }
 
-// attributeJUnit takes the files matching the patterns that the run wrote:
+// attributeReports takes the files matching the patterns that the run wrote:
 // new since the snapshot, or changed. It copies them into the run
 // directory, so a later run overwriting the same path cannot change what
 // this run reported. A matching file the run left untouched is a leftover
 // from an earlier run and is named in the record as ignored.
-func attributeJUnit(base string, patterns []string, before junitBefore, started time.Time, runDir string) ([]record.JUnitFile, []record.JUnitSkipped) {
+func attributeReports(base string, patterns []string, before reportsBefore, started time.Time, runDir string) ([]record.JUnitFile, []record.JUnitSkipped) {
 	taken := []record.JUnitFile{}
 	var skipped []record.JUnitSkipped
 	seen := map[string]bool{}
@@ -82,7 +82,7 @@ func attributeJUnit(base string, patterns []string, before junitBefore, started 
 // (a restored cache), and holds an old result.
 const copiedOld = time.Second
 
-func takeJUnit(base, rel string, before junitBefore, started time.Time, runDir string, n int) (record.JUnitFile, string) {
+func takeJUnit(base, rel string, before reportsBefore, started time.Time, runDir string, n int) (record.JUnitFile, string) {
 	src := filepath.Join(base, rel)
 	id, info, ok := statID(src)
 	if info == nil {
@@ -99,6 +99,9 @@ func takeJUnit(base, rel string, before junitBefore, started time.Time, runDir s
 		return record.JUnitFile{}, fmt.Sprintf("stale: appeared during the run but modified %s, before it started",
 			info.ModTime().UTC().Format(time.RFC3339Nano))
 	}
+	// The folder keeps its old name: "junit/NNN-name" is the stream an
+	// excerpt of the file cites and show --stream reads, in stores and
+	// artifacts already written.
 	stored := filepath.Join("junit", fmt.Sprintf("%03d-%s", n+1, filepath.Base(rel)))
 	size, sum, err := copyFile(src, filepath.Join(runDir, stored))
 	if err != nil {

@@ -15,44 +15,33 @@ import (
 	"github.com/runledger/runledger/logread"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report/internal/xmlattr"
+	"github.com/runledger/runledger/report/testreport"
 )
 
-// Bounds on what is quoted from JUnit files: the log's evidence comes
+// Bounds on what is quoted from report files: the log's evidence comes
 // first, these only fill in for failures it does not show.
 const (
-	junitQuoteBytes   = 4 << 10 // all JUnit quotes of a run
-	junitElementBytes = 1 << 10 // one <failure> or <error> element
-	junitMaxFileBytes = 32 << 20
+	reportQuoteBytes   = 4 << 10 // all report-file quotes of a run
+	reportElementBytes = 1 << 10 // one <failure> or <error> element
+	reportMaxFileBytes = 32 << 20
 )
 
-// junitElement is the byte range of one failure element of a report
+// reportElement is the byte range of one failure element of a report
 // file, and the test it belongs to.
-type junitElement struct {
+type reportElement struct {
 	name, classname, message string
 	start, end               int64
 }
 
-// testElements name a test in each XML report format: JUnit's testcase,
-// NUnit's test-case, xUnit.net's test, TRX's UnitTestResult; the value is
-// the attribute holding the test's name.
-var testElements = map[string]string{"testcase": "name", "test-case": "name", "test": "name", "UnitTestResult": "testName"}
-
-// failureElements are what a failing test's details sit in: JUnit's,
-// NUnit's and xUnit.net's failure (and JUnit's error), TRX's ErrorInfo.
-var failureElements = map[string]bool{"failure": true, "error": true, "ErrorInfo": true}
-
-// rootRunners names the format of a report by its root element.
-var rootRunners = map[string]string{"testsuites": "junit", "testsuite": "junit", "test-run": "nunit", "test-results": "nunit",
-	"test-suite": "nunit", "assemblies": "xunit", "assembly": "xunit", "TestRun": "trx"}
-
-// junitElements finds the failure elements inside tests of an XML report
+// failureElements finds the failure elements inside tests of an XML report
 // file, at most max of them, with their exact byte ranges, and the
 // format its root element names.
-func junitElements(r io.Reader, max int) ([]junitElement, string, error) {
+func failureElements(r io.Reader, max int) ([]reportElement, string, error) {
 	d := xml.NewDecoder(r)
 	d.Strict = false
-	var out []junitElement
+	var out []reportElement
 	var name, class, runner string
+	tables := testreport.XMLTables()
 	depth, testDepth := 0, 0
 	for len(out) < max {
 		start := d.InputOffset()
@@ -73,13 +62,15 @@ func junitElements(r io.Reader, max int) ([]junitElement, string, error) {
 		case xml.StartElement:
 			depth++
 			if depth == 1 {
-				runner = rootRunners[t.Name.Local]
+				if f := testreport.ByXMLRoot(t.Name.Local); f != nil {
+					runner = f.Name
+				}
 			}
-			if attrName, ok := testElements[t.Name.Local]; ok && testDepth == 0 {
+			if attrName, ok := tables.Tests[t.Name.Local]; ok && testDepth == 0 {
 				name, class, testDepth = xmlattr.Get(t, attrName), xmlattr.Get(t, "classname"), depth
 				continue
 			}
-			if !failureElements[t.Name.Local] || testDepth == 0 {
+			if !tables.Failures[t.Name.Local] || testDepth == 0 {
 				continue
 			}
 			msg := xmlattr.Get(t, "message")
@@ -87,29 +78,29 @@ func junitElements(r io.Reader, max int) ([]junitElement, string, error) {
 				return out, runner, err
 			}
 			depth--
-			out = append(out, junitElement{name: name, classname: class, message: msg, start: start, end: d.InputOffset()})
+			out = append(out, reportElement{name: name, classname: class, message: msg, start: start, end: d.InputOffset()})
 		}
 	}
 	return out, runner, nil
 }
 
-// JUnit quotes, from the JUnit files the run wrote (the copies in
+// ReportFiles quotes, from the report files the run wrote (the copies in
 // its directory), the <failure> and <error> elements of failing tests
 // that the log's excerpts do not already explain: Gradle and many runners
 // print a test's name and keep its message and stack in the XML. Each
 // excerpt cites its file as stream "junit/NNN-name.xml", with that file's
 // own byte range and hash, readable with show --stream.
-func JUnit(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
+func ReportFiles(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
 	var out []Excerpt
 	var warnings []string
-	left := int64(junitQuoteBytes)
+	left := int64(reportQuoteBytes)
 	for _, j := range r.JUnit {
 		if left <= 0 {
 			break
 		}
 		name := filepath.ToSlash(j.Stored)
 		s, ok := logread.JUnitStream(r, name)
-		if !ok || j.Bytes > junitMaxFileBytes {
+		if !ok || j.Bytes > reportMaxFileBytes {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, "junit", s.File))
@@ -117,7 +108,7 @@ func JUnit(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
 			warnings = append(warnings, fmt.Sprintf("%s: not quoted: it does not match its record", name))
 			continue
 		}
-		elems, runner, err := junitElements(bytes.NewReader(data), 200)
+		elems, runner, err := failureElements(bytes.NewReader(data), 200)
 		if err != nil && len(elems) == 0 {
 			continue
 		}
@@ -128,8 +119,8 @@ func JUnit(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
 			if explained(e, have) || explained(e, out) {
 				continue
 			}
-			end := min(e.end, e.start+min(junitElementBytes, left))
-			ex := junitExcerpt(name, data, e, end)
+			end := min(e.end, e.start+min(reportElementBytes, left))
+			ex := reportExcerpt(name, data, e, end)
 			if runner != "" {
 				ex.Runner = runner
 			}
@@ -142,7 +133,7 @@ func JUnit(dir string, r *record.Record, have []Excerpt) ([]Excerpt, []string) {
 
 // explained reports whether an excerpt already speaks for the failing
 // test: it names it, or quotes its message.
-func explained(e junitElement, xs []Excerpt) bool {
+func explained(e reportElement, xs []Excerpt) bool {
 	msg := strings.TrimSpace(e.message)
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
@@ -160,7 +151,7 @@ func explained(e junitElement, xs []Excerpt) bool {
 	return false
 }
 
-func junitExcerpt(stream string, data []byte, e junitElement, end int64) Excerpt {
+func reportExcerpt(stream string, data []byte, e reportElement, end int64) Excerpt {
 	raw := data[e.start:end]
 	sum := sha256.Sum256(raw)
 	first := int64(bytes.Count(data[:e.start], []byte{'\n'})) + 1

@@ -1,4 +1,4 @@
-package report
+package testreport
 
 import (
 	"fmt"
@@ -23,17 +23,18 @@ func TestTallyRules(t *testing.T) {
 		{"the worst child decides", `<testcase name="a"><skipped/><failure/><error/></testcase>`, "1/0/0/0/1 []"},
 		{"disabled is skipped", `<testcase name="a" status="disabled"/>`, "1/0/0/1/0 []"},
 		{"Surefire flakyFailure", `<testcase name="a"><flakyFailure/></testcase>`, "1/1/0/0/0 [a]"},
+		{"a failure in a test case nested in another fails it", `<testcase name="a"><testcase name="b"><failure/></testcase></testcase>`, "1/0/1/0/0 []"},
 		{"same name, other suite", `<testcase name="a"/></testsuite><testsuite name="s2"><testcase name="a"><failure/></testcase>`, "2/1/1/0/0 []"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			rr := readString(t, `<testsuites><testsuite name="s">`+tc.cases+`</testsuite></testsuites>`)
-			s := rr.summary
+			s := rr.Counts
 			var flaky []string
-			for _, f := range rr.flaky {
+			for _, f := range rr.Flaky {
 				flaky = append(flaky, f.Name)
 			}
-			got := fmt.Sprintf("%d/%d/%d/%d/%d %v", *s.Tests, *s.Passed, *s.Failed, *s.Skipped, *s.Errors, flaky)
+			got := fmt.Sprintf("%d/%d/%d/%d/%d %v", s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors, flaky)
 			if got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
@@ -51,8 +52,8 @@ func TestTallyManyRepeats(t *testing.T) {
 	}
 	start := time.Now()
 	rr := readString(t, `<testsuite>`+b.String()+`</testsuite>`)
-	if *rr.summary.Tests != repeats {
-		t.Fatalf("%d tests", *rr.summary.Tests)
+	if rr.Counts.Tests != repeats {
+		t.Fatalf("%d tests", rr.Counts.Tests)
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("50,000 repeats took %v", d)
@@ -63,24 +64,24 @@ func TestTallyManyRepeats(t *testing.T) {
 // attributes, and the summary says they are not verified.
 func TestSuiteFallback(t *testing.T) {
 	rr := readString(t, `<testsuites><testsuite name="s" tests="6" failures="1" skipped="2"></testsuite></testsuites>`)
-	s := rr.summary
-	if *s.Tests != 6 || *s.Passed != 3 || *s.Failed != 1 || *s.Skipped != 2 || s.FailuresOmitted != 1 {
-		t.Fatalf("%+v", s)
+	s := rr.Counts
+	if s.Tests != 6 || s.Passed != 3 || s.Failed != 1 || s.Skipped != 2 || rr.FailuresOmitted != 1 {
+		t.Fatalf("%+v", rr)
 	}
-	if len(rr.warnings) != 1 || !strings.Contains(rr.warnings[0], "attributes are counted, unverified") {
-		t.Fatalf("warnings %v", rr.warnings)
+	if len(rr.Warnings) != 1 || !strings.Contains(rr.Warnings[0], "attributes are counted, unverified") {
+		t.Fatalf("warnings %v", rr.Warnings)
 	}
 	bad := readString(t, `<testsuite tests="1" failures="3"/>`)
-	if bad.read != 0 || bad.summary.Tests != nil {
-		t.Fatalf("attributes that do not add up were counted: %+v", bad.summary)
+	if bad.Read != 0 || bad.Counts != nil {
+		t.Fatalf("attributes that do not add up were counted: %+v", bad)
 	}
 }
 
-func readString(t *testing.T, doc string) reportRead {
+func readString(t *testing.T, doc string) Result {
 	t.Helper()
 	path := t.TempDir() + "/report.out"
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return readReports([]string{path})
+	return Read([]string{path})
 }

@@ -1,16 +1,19 @@
-package report
+package testreport
 
 import (
 	"fmt"
 	"hash/maphash"
 	"strings"
+
+	"github.com/runledger/runledger/report/internal/clip"
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // caseResult is one test case as a report file records it: one attempt of
 // a test, with its failure's details when it did not pass.
 type caseResult struct {
 	ID      TestID
-	Outcome string
+	Outcome testindex.Outcome
 	// Flaky: the file itself records failed attempts before a pass
 	// (Surefire's flakyFailure, CTRF's flaky, rerun counts).
 	Flaky   bool
@@ -47,13 +50,27 @@ type tallyEntry struct {
 	// latest is the entry of the last invocation and n their number.
 	base, latest, n  int32
 	nextSameHash     int32 // -1: none
-	outcome          string
+	outcome          testindex.Outcome
 	passed, failedAt bool // some attempt passed, some failed or erred
 	flaky            bool
 	failure          *Failure
 }
 
 type counts struct{ tests, failed, errors, skipped int }
+
+// Counts are a run's tests by final outcome.
+type Counts struct{ Tests, Passed, Failed, Skipped, Errors int }
+
+// Failure is one failing test as its report file names it.
+type Failure struct {
+	Name, Classname, Suite, Params, File string
+	Line                                 int
+	Message                              string
+}
+
+// MaxFailures bounds the failures a Result lists; Result.FailuresOmitted
+// counts the rest.
+const MaxFailures = 100
 
 const chunkSize = 1024
 
@@ -109,14 +126,14 @@ func (t *tally) insert(e tallyEntry) int32 {
 // own, its Params numbered "#2", "#3", … as the peers count it.
 func (t *tally) add(c caseResult) {
 	var f *Failure
-	if c.Outcome == OutcomeFailed || c.Outcome == OutcomeError {
+	if c.Outcome == testindex.Failed || c.Outcome == testindex.Errored {
 		f = &Failure{Name: c.ID.Name, Classname: c.ID.Classname, Suite: c.ID.Suite, Params: c.ID.Params,
-			File: c.ID.File, Line: c.Line, Message: clip(c.Message, 1000)}
+			File: c.ID.File, Line: c.Line, Message: clip.String(c.Message, 1000)}
 		if f.File == "" {
 			f.File = c.SrcFile
 		}
 	}
-	t.put(c.ID, tallyEntry{outcome: c.Outcome, passed: c.Outcome == OutcomePassed, failedAt: f != nil, flaky: c.Flaky, failure: f})
+	t.put(c.ID, tallyEntry{outcome: c.Outcome, passed: c.Outcome == testindex.Passed, failedAt: f != nil, flaky: c.Flaky, failure: f})
 }
 
 func (t *tally) put(id TestID, o tallyEntry) {
@@ -128,7 +145,7 @@ func (t *tally) put(id TestID, o tallyEntry) {
 		t.insert(o)
 		return
 	}
-	if e := t.at(t.at(first).latest); e.outcome == OutcomeFailed || e.outcome == OutcomeError {
+	if e := t.at(t.at(first).latest); e.outcome == testindex.Failed || e.outcome == testindex.Errored {
 		e.merge(o)
 		return
 	}
@@ -149,7 +166,7 @@ func (t *tally) put(id TestID, o tallyEntry) {
 }
 
 func (e *tallyEntry) merge(o tallyEntry) {
-	if o.outcome != OutcomeSkipped || e.outcome == OutcomeSkipped {
+	if o.outcome != testindex.Skipped || e.outcome == testindex.Skipped {
 		e.outcome = o.outcome
 	}
 	e.passed, e.failedAt, e.flaky = e.passed || o.passed, e.failedAt || o.failedAt, e.flaky || o.flaky
@@ -179,7 +196,7 @@ func (t *tally) absorb(o *tally) {
 // each hands every test, in the order first seen, with its final outcome
 // and whether its attempts disagreed. Fallback suite counts have no
 // identities and are not handed.
-func (t *tally) each(fn func(id TestID, outcome string, flaky bool)) {
+func (t *tally) each(fn func(id TestID, outcome testindex.Outcome, flaky bool)) {
 	for i := range t.count {
 		e := t.at(i)
 		fn(e.id(), e.outcome, e.isFlaky())
@@ -189,46 +206,46 @@ func (t *tally) each(fn func(id TestID, outcome string, flaky bool)) {
 // isFlaky: the test both failed and passed, or its file says so, and it
 // did not end failing.
 func (e *tallyEntry) isFlaky() bool {
-	return e.outcome == OutcomePassed && (e.failedAt || e.flaky)
+	return e.outcome == testindex.Passed && (e.failedAt || e.flaky)
 }
 
-func (t *tally) summary(source string) Summary {
-	s := Summary{Source: source}
-	c := t.fallback
-	passed := c.tests - c.failed - c.errors - c.skipped
+// summary counts every test by its final outcome, fallback suites
+// included, and lists the first MaxFailures failures.
+func (t *tally) summary() (Counts, []Failure, int) {
+	c := Counts{Tests: t.fallback.tests, Failed: t.fallback.failed, Errors: t.fallback.errors, Skipped: t.fallback.skipped}
+	c.Passed = c.Tests - c.Failed - c.Errors - c.Skipped
 	// Fallback failures have no names to list; they are counted as omitted.
-	s.FailuresOmitted = t.fallback.failed + t.fallback.errors
+	omitted := t.fallback.failed + t.fallback.errors
+	var failures []Failure
 	for i := range t.count {
 		e := t.at(i)
-		c.tests++
+		c.Tests++
 		switch e.outcome {
-		case OutcomePassed:
-			passed++
-		case OutcomeSkipped:
-			c.skipped++
-		case OutcomeFailed, OutcomeError:
-			if e.outcome == OutcomeFailed {
-				c.failed++
+		case testindex.Passed:
+			c.Passed++
+		case testindex.Skipped:
+			c.Skipped++
+		case testindex.Failed, testindex.Errored:
+			if e.outcome == testindex.Failed {
+				c.Failed++
 			} else {
-				c.errors++
+				c.Errors++
 			}
-			if len(s.Failures) < maxFailures {
-				s.Failures = append(s.Failures, *e.failure)
+			if len(failures) < MaxFailures {
+				failures = append(failures, *e.failure)
 			} else {
-				s.FailuresOmitted++
+				omitted++
 			}
 		}
 	}
-	s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors = &c.tests, &passed, &c.failed, &c.skipped, &c.errors
-	bound(&s)
-	return s
+	return c, failures, omitted
 }
 
-func (t *tally) flaky() []TestRef {
-	var out []TestRef
-	t.each(func(id TestID, _ string, flaky bool) {
+func (t *tally) flaky() []TestID {
+	var out []TestID
+	t.each(func(id TestID, _ testindex.Outcome, flaky bool) {
 		if flaky {
-			out = append(out, TestRef{Name: id.Name, Classname: id.Classname})
+			out = append(out, id)
 		}
 	})
 	return out

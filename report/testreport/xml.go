@@ -1,6 +1,7 @@
-package report
+package testreport
 
 import (
+	"bufio"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -93,4 +94,50 @@ func (t *textBuf) take() string {
 	s := strings.TrimSpace(string(t.b))
 	t.on, t.b = false, t.b[:0]
 	return s
+}
+
+// newXMLDecoder reads XML as the report tools write it: HTML entities
+// and latin-1 declarations are accepted.
+func newXMLDecoder(r io.Reader) *xml.Decoder {
+	d := xml.NewDecoder(r)
+	d.Strict = false
+	d.Entity = xml.HTMLEntity
+	d.CharsetReader = charsetReader
+	return d
+}
+
+func charsetReader(label string, r io.Reader) (io.Reader, error) {
+	switch strings.ToLower(label) {
+	case "utf-8", "utf8", "us-ascii", "ascii":
+		return r, nil
+	case "iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252":
+		return &latin1Reader{r: bufio.NewReader(r)}, nil
+	}
+	return nil, fmt.Errorf("encoding %q is not read", label)
+}
+
+// latin1Reader turns ISO-8859-1 bytes into UTF-8.
+type latin1Reader struct {
+	r   *bufio.Reader
+	buf []byte
+}
+
+func (l *latin1Reader) Read(p []byte) (int, error) {
+	for len(l.buf) < len(p) {
+		b, err := l.r.ReadByte()
+		if err != nil {
+			if len(l.buf) > 0 {
+				break
+			}
+			return 0, err
+		}
+		if b < 0x80 {
+			l.buf = append(l.buf, b)
+		} else {
+			l.buf = append(l.buf, 0xc0|b>>6, 0x80|b&0x3f)
+		}
+	}
+	n := copy(p, l.buf)
+	l.buf = l.buf[n:]
+	return n, nil
 }
