@@ -596,3 +596,7 @@ func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
 	p.inRun = false
 	return true, true
 }
+
+func (p *goParser) following() bool {
+	return p.plain.example.reading() || p.plain.panicAt.reading() || p.plain.race.reading()
+}

@@ -1,6 +1,7 @@
 package runners
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -581,4 +582,9 @@ func (m *gtestMsg) explain(f *Failure) {
 	}
 	f.File, f.Line = m.file, m.line
 	f.Message = clipMessage(m.text)
+}
+
+// wants: with MSVC, a failure inside a test reads `t.cc(5): error: …`.
+func (p *gtestParser) wants(t []byte) bool {
+	return p.inTest() && bytes.Contains(t, []byte("): error: "))
 }

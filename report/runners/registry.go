@@ -1,0 +1,163 @@
+package runners
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Parser is a runner's hand-written summary parser, for output a
+// declared Totals cannot read (go's nested subtests, pytest's sections,
+// jest's blocks). It is registered in the runner's Declaration, next to
+// the lines compaction reads, so one register call says all the summary
+// side knows of a runner.
+//
+// The scan shows a parser only the lines it may act on: the lines its
+// Starts, Lines, Ends and Want name, and every line while it is
+// following (see follower). The registry turns them into tables looked
+// up by a line's first and last byte at init (wantTable), so a runner
+// added costs next to nothing on other runners' logs.
+type Parser struct {
+	// New makes the parser for a scan, or for a verifier, which re-reads
+	// a scan's counted lines and must reproduce its counts but builds no
+	// test index (names no passes).
+	New func(verifier bool) parser
+	// Order places the parser's part in a summary: Source joins the
+	// runners that summed a log in this order ("go+pytest"), and envelopes
+	// carry it, so a runner keeps its number. Declared Totals come after
+	// every parser, by name.
+	Order int
+	// Starts are how the lines it may start acting on begin, blanks
+	// trimmed ("--- ", "●"); a one-byte prefix takes every line starting
+	// with that byte.
+	Starts []string
+	// Lines are whole lines, blanks trimmed, it acts on ("─").
+	Lines []string
+	// Ends are how the lines it may act on end ("FAILED").
+	Ends []string
+	// Want, when set, is asked of a line (blanks trimmed, not empty) that
+	// ends with one of the bytes in WantEnds, for shapes no prefix or
+	// suffix says (a rule of 40 dashes).
+	Want     func(t []byte) bool
+	WantEnds string
+}
+
+// follower is a parser that, inside a message or a block, must see the
+// next line whatever it is.
+type follower interface{ following() bool }
+
+// stateWanter is a parser whose wanted lines depend on where it is (gtest
+// reads MSVC's `t.cc(5): error:` lines only inside a test). Asked of a
+// line no table wanted.
+type stateWanter interface{ wants(t []byte) bool }
+
+// ruleReader is a parser that, in some states, reads the `--- ` and
+// `=== ` lines the go parser otherwise takes alone (mocha's title, cargo's
+// captured output).
+type ruleReader interface{ readsRules() bool }
+
+// register adds a runner: what compaction reads of it, and what its
+// summary and excerpts are read with. Each runner calls it once, from
+// init in its own file; the registry is kept sorted by name, so that
+// matching does not depend on the order the files' init functions ran
+// in, and no two runners share a name.
+func register(d Declaration) {
+	for _, o := range declarations {
+		if o.Runner == d.Runner {
+			panic(fmt.Sprintf("runners: %q registered twice", d.Runner))
+		}
+	}
+	declarations = append(declarations, d)
+	if d.Totals != nil {
+		d.Totals.index(&totalPrefixes)
+	}
+	if d.Parser != nil {
+		wanted.add(d.Parser)
+	}
+	sort.Slice(declarations, func(i, j int) bool { return declarations[i].Runner < declarations[j].Runner })
+}
+
+// parsers returns the registered parsers in their Order, made for a scan
+// or a verifier.
+func parsers(verifier bool) []parser {
+	var ps []*Parser
+	for _, d := range declarations {
+		if d.Parser != nil {
+			ps = append(ps, d.Parser)
+		}
+	}
+	slices.SortStableFunc(ps, func(a, b *Parser) int { return a.Order - b.Order })
+	out := make([]parser, len(ps))
+	for i, p := range ps {
+		out[i] = p.New(verifier)
+	}
+	return out
+}
+
+// wantTable is every parser's Starts, Lines, Ends and Want, by a line's
+// first and last byte: the union the scan's prefilter asks of each line.
+type wantTable struct {
+	all    [256]bool // a one-byte Start: every line starting with the byte
+	starts prefixTable
+	lines  [256][]string
+	ends   [256][]string
+	want   [256][]func([]byte) bool
+}
+
+// wanted is the registered parsers' table; register fills it.
+var wanted wantTable
+
+func (w *wantTable) add(p *Parser) {
+	for _, s := range p.Starts {
+		if len(s) == 1 {
+			w.all[s[0]] = true
+			continue
+		}
+		(&Totals{Prefixes: []string{s}}).index(&w.starts)
+	}
+	for _, s := range p.Lines {
+		w.lines[s[0]] = append(w.lines[s[0]], s)
+	}
+	for _, s := range p.Ends {
+		w.ends[s[len(s)-1]] = append(w.ends[s[len(s)-1]], s)
+	}
+	for _, c := range []byte(p.WantEnds) {
+		w.want[c] = append(w.want[c], p.Want)
+	}
+}
+
+// match reports whether a parser may act on t, blanks trimmed and not
+// empty, when none is following.
+func (w *wantTable) match(t []byte) bool {
+	first, last := t[0], t[len(t)-1]
+	if w.all[first] || w.starts.match(t) {
+		return true
+	}
+	for _, s := range w.ends[last] {
+		if hasSuffixB(t, s) {
+			return true
+		}
+	}
+	for _, s := range w.lines[first] {
+		if string(t) == s {
+			return true
+		}
+	}
+	for _, f := range w.want[last] {
+		if f(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// parserOf returns the parser of type T among ps; the scan's fast paths
+// for the densest logs (go -v, pytest -v) call those parsers directly.
+func parserOf[T parser](ps []parser) T {
+	for _, p := range ps {
+		if t, ok := p.(T); ok {
+			return t
+		}
+	}
+	panic(fmt.Sprintf("runners: no %T registered", *new(T)))
+}
