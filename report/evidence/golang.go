@@ -499,3 +499,8 @@ func jsonField(t []byte, key string) []byte {
 	}
 	return v[:j]
 }
+
+func init() {
+	register(Grammar{Runner: "go", Order: 10, New: func() grammar { return newGoGrammar() }})
+	register(Grammar{Runner: "go", Order: 20, New: func() grammar { return &goJSONGrammar{} }})
+}

@@ -105,3 +105,8 @@ func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
 	g.block.add(l)
 	return true
 }
+
+func init() {
+	register(Grammar{Runner: "pytest", Order: 40, New: func() grammar { return &pytestGrammar{} }})
+	register(Grammar{Runner: "traceback", Order: 50, New: func() grammar { return &tracebackGrammar{} }})
+}

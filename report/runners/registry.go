@@ -77,6 +77,15 @@ func register(d Declaration) {
 	sort.Slice(declarations, func(i, j int) bool { return declarations[i].Runner < declarations[j].Runner })
 }
 
+// Names returns the registered runners' names, sorted.
+func Names() []string {
+	out := make([]string, len(declarations))
+	for i, d := range declarations {
+		out[i] = d.Runner
+	}
+	return out
+}
+
 // parsers returns the registered parsers in their Order, made for a scan
 // or a verifier.
 func parsers(verifier bool) []parser {
