@@ -26,4 +26,5 @@ run list-fail --reporter=list
 run list-retries --reporter=list --retries=1
 run line-retries --reporter=line --retries=1
 run line-pass --reporter=line tests/math.spec.js:3
+run dot-fail --reporter=dot
 run list-projects-maxfail --reporter=list --config=projects.config.js --max-failures=2
