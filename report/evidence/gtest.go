@@ -303,5 +303,5 @@ func ctestLine(t []byte) bool {
 }
 
 func init() {
-	register(Grammar{Runner: "gtest", Order: 130, New: func() grammar { return &gtestGrammar{} }})
+	register(Grammar{Runner: "gtest", Order: 130, New: func() grammar { return &gtestGrammar{} }, Shapes: Shapes{Verdict: []string{"[  FAILED  ] "}}})
 }

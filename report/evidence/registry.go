@@ -24,6 +24,8 @@ type Grammar struct {
 	// runners' grammars come at declaredOrder, by name.
 	Order int
 	New   func() grammar
+	// Shapes are how its evidence lines look, for the comment's ranking.
+	Shapes Shapes
 }
 
 // declaredOrder places the declared runners' grammars (declared.go):
@@ -40,6 +42,7 @@ func register(g Grammar) {
 		panic(fmt.Sprintf("evidence: grammars %q and %q share order %d", grammars[i].Runner, g.Runner, g.Order))
 	}
 	grammars = append(grammars, g)
+	addShapes(g.Shapes)
 	slices.SortFunc(grammars, func(a, b Grammar) int { return a.Order - b.Order })
 }
 

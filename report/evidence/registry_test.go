@@ -7,9 +7,9 @@ import (
 	"github.com/runledger/runledger/report/runners"
 )
 
-// shapes are the grammars that read a shape many runners print rather
+// shapeGrammars are the grammars that read a shape many runners print rather
 // than one runner's output.
-var shapes = []string{"traceback", "sanitizer", "numbered"}
+var shapeGrammars = []string{"traceback", "sanitizer", "numbered"}
 
 // TestRegistry walks the grammars: each belongs to a registered runner
 // (or reads a shared shape), go's is first, and the scanner holds them
@@ -17,7 +17,7 @@ var shapes = []string{"traceback", "sanitizer", "numbered"}
 func TestRegistry(t *testing.T) {
 	names := runners.Names()
 	for _, g := range grammars {
-		if !slices.Contains(names, g.Runner) && !slices.Contains(shapes, g.Runner) {
+		if !slices.Contains(names, g.Runner) && !slices.Contains(shapeGrammars, g.Runner) {
 			t.Errorf("grammar %q: no runner of that name is registered in report/runners", g.Runner)
 		}
 	}
@@ -71,3 +71,47 @@ func (p *probe) line(l *Line, sc *scanner) bool {
 func (p *probe) reset()         { p.open = false }
 func (p *probe) starts() string { return "@" }
 func (p *probe) busy() bool     { return p.open }
+
+// TestShapes: the line shapes the grammars register, as the comment asks
+// them (report/render ranks by them and names no runner).
+func TestShapes(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		f    func(string) bool
+		want bool
+	}{
+		{"--- FAIL: TestX (0.00s)", VerdictLine, true},
+		{"FAIL\tex.com/app [build failed]", VerdictLine, true},
+		{"ok  \tex.com/app [build failed]", VerdictLine, true},
+		{"not ok 5 - adds", VerdictLine, true},
+		{"● Cart › adds", VerdictLine, true},
+		{"______ test_total ______", VerdictLine, true},
+		{"______ test_total", VerdictLine, false},
+		{"[  FAILED  ] SumTest.Adds", VerdictLine, true},
+		{"---- tests::cut stdout ----", VerdictLine, true},
+		{"Expected: 7", VerdictLine, false},
+		{"E       assert 3 == 4", Quoted, true},
+		{"Error: boom", Quoted, false},
+		{"E       assert False", BareMessage, true},
+		{"E       assert 3 == 4", BareMessage, false},
+		{"tests/test_x.py:197: AssertionError", WhereLine, true},
+		{"tests/test_x.py:197: assert 1", WhereLine, false},
+		{"x_test.go:21: got 1", LogLine, true},
+		{"at f (a.test.js:3:9)", LogLine, false},
+	} {
+		if got := c.f(c.line); got != c.want {
+			t.Errorf("%q: %v, want %v", c.line, got, c.want)
+		}
+	}
+	if got := Unquote("E   +  where 3 = f()"); got != "  +  where 3 = f()" {
+		t.Errorf("Unquote = %q", got)
+	}
+	ev := `{"Time":"2026-01-01T00:00:00Z","Action":"output","Package":"p","Test":"TestX","Output":"    x_test.go:9: got 1\n"}`
+	field, at := PayloadAt(ev)
+	if field < 0 || ev[field:at] != `"Output":"` || ev[at:at+4] != "    " {
+		t.Errorf("PayloadAt = %d, %d", field, at)
+	}
+	if f, a := PayloadAt("plain line"); f != -1 || a != -1 {
+		t.Errorf("PayloadAt(plain) = %d, %d", f, a)
+	}
+}

@@ -85,5 +85,5 @@ func (g *cargoGrammar) ends(l *Line) bool {
 }
 
 func init() {
-	register(Grammar{Runner: "cargo", Order: 60, New: func() grammar { return &cargoGrammar{} }})
+	register(Grammar{Runner: "cargo", Order: 60, New: func() grammar { return &cargoGrammar{} }, Shapes: Shapes{Verdict: []string{"---- "}}})
 }
