@@ -346,20 +346,24 @@ func (st *state) summary() *Summary {
 	return s
 }
 
-// dropWrapped removes the go results that gotestsum, which wraps go test and
-// prints its lines, summarised again: those before its last DONE line. A go
-// run after it is another run and stays.
+// dropWrapped removes the results of a wrapped runner that its wrapper
+// (Parser.Wraps: gotestsum prints go test's lines and sums them up again)
+// summarised: those before the wrapper's last result. A run of the
+// wrapped runner after it is another run and stays.
 func dropWrapped(parts []part) []part {
-	done := int64(-1)
+	done := map[string]int64{} // wrapped runner: offset of its wrapper's last result
 	for _, p := range parts {
-		if p.name == "gotestsum" {
-			done = p.attempts[len(p.attempts)-1].at
+		if w := wrapsOf(p.name); w != "" {
+			done[w] = p.attempts[len(p.attempts)-1].at
 		}
+	}
+	if len(done) == 0 {
+		return parts
 	}
 	out := parts[:0:0]
 	for _, p := range parts {
-		if p.name == "go" && done >= 0 {
-			p.attempts = slices.DeleteFunc(slices.Clone(p.attempts), func(a attempt) bool { return a.at < done })
+		if at, ok := done[p.name]; ok {
+			p.attempts = slices.DeleteFunc(slices.Clone(p.attempts), func(a attempt) bool { return a.at < at })
 		}
 		if len(p.attempts) > 0 {
 			out = append(out, p)

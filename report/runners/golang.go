@@ -7,10 +7,10 @@ import (
 )
 
 var (
-	goResult   = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`)
-	goPkgOK    = regexp.MustCompile(`^ok\s+(\S+)\s+(?:\d+\.\d+s|\(cached\))`)
-	goPkgFail  = regexp.MustCompile(`^FAIL\s+(\S+)\s+(?:\d+\.\d+s|\[([a-z ]+)\])`)
-	goMarker   = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+	goResult  = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`)
+	goPkgOK   = regexp.MustCompile(`^ok\s+(\S+)\s+(?:\d+\.\d+s|\(cached\))`)
+	goPkgFail = regexp.MustCompile(`^FAIL\s+(\S+)\s+(?:\d+\.\d+s|\[([a-z ]+)\])`)
+	goMarker  = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
 	// goRunning: a test still running when go test's -timeout panicked,
 	// listed under its `running tests:` (`TestX (10s)`).
 	goRunning = regexp.MustCompile(`^(\S+) \((\d[\dhmsµn.]*s)\)$`)

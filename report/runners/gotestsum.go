@@ -98,5 +98,5 @@ func (p *gotestsumParser) settle() {
 // gotestsum wraps go test: its DONE line and its `=== FAIL:` sections.
 func init() {
 	register(Declaration{Runner: "gotestsum", Parser: &Parser{New: func(bool) parser { return newGotestsumParser() }, Order: 20,
-		Starts: []string{"=", "DONE "}}})
+		Starts: []string{"=", "DONE "}, Wraps: "go"}})
 }

@@ -40,6 +40,10 @@ type Parser struct {
 	// suffix says (a rule of 40 dashes).
 	Want     func(t []byte) bool
 	WantEnds string
+	// Wraps names a runner whose output this one prints again and sums up
+	// (gotestsum wraps go test): that runner's results before this one's
+	// last are not counted twice.
+	Wraps string
 }
 
 // follower is a parser that, inside a message or a block, must see the
@@ -158,6 +162,16 @@ func (w *wantTable) match(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// wrapsOf returns the runner the named runner's parser wraps, "" if none.
+func wrapsOf(name string) string {
+	for _, d := range declarations {
+		if d.Runner == name && d.Parser != nil {
+			return d.Parser.Wraps
+		}
+	}
+	return ""
 }
 
 // parserOf returns the parser of type T among ps; the scan's fast paths
