@@ -22,9 +22,8 @@
 // Names lists them), each registered once from its own file with a
 // parser of its own (go test, pytest, jest, Playwright Test, …) or a
 // declared Totals (unittest, RSpec, PHPUnit, …). Matching is anchored at
-// line starts (leading
-// blanks allowed) after ANSI colour codes are stripped; only the first
-// MaxLineKeep bytes of a line are matched.
+// line starts (leading blanks allowed) after ANSI colour codes are
+// stripped; only the first MaxLineKeep bytes of a line are matched.
 //
 // Several result blocks in one log: blocks of the same unit (a Go package, a
 // cargo test binary, a maven module, a gradle task, an npm workspace, or for
