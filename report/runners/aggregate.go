@@ -67,13 +67,16 @@ type state struct {
 	// their feeds change that, so it is set after they read a line rather
 	// than asked of seven parsers on every line wants sees.
 	follow bool
+	// rules: a parser reads `--- ` and `=== ` lines too (ruleReader), set
+	// with follow, so that quiet asks no parser on a dense go -v log.
+	rules bool
 
 	parsers []parser
-	// followers, wanters and rules are the parsers that are followers,
+	// followers, wanters and readers are the parsers that are followers,
 	// stateWanters and ruleReaders (registry.go).
 	followers []follower
 	wanters   []stateWanter
-	rules     []ruleReader
+	readers   []ruleReader
 	// The parsers the fast paths call directly.
 	golang    *goParser
 	gotestsum *gotestsumParser
@@ -102,7 +105,7 @@ func newStateOf(verifier bool) *state {
 			st.wanters = append(st.wanters, w)
 		}
 		if r, ok := p.(ruleReader); ok {
-			st.rules = append(st.rules, r)
+			st.readers = append(st.readers, r)
 		}
 	}
 	st.golang = parserOf[*goParser](st.parsers)
@@ -176,7 +179,7 @@ func (st *state) feed(l *line) bool {
 			used = true
 		}
 	}
-	st.follow = st.following()
+	st.follow, st.rules = st.following(), st.readRules()
 	if st.feedDeclared(l) {
 		used = true
 	}
@@ -293,12 +296,18 @@ func (st *state) quiet(l *line) bool {
 	if st.declBusy || last == '=' || last == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) {
 		return false
 	}
-	for _, r := range st.rules {
+	return !st.rules
+}
+
+// readRules reports whether a parser reads the `--- ` and `=== ` lines
+// the go parser otherwise takes alone.
+func (st *state) readRules() bool {
+	for _, r := range st.readers {
 		if r.readsRules() {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 type part struct {
