@@ -110,49 +110,76 @@ func parsers(verifier bool) []parser {
 // wantTable is every parser's Starts, Lines, Ends and Want, by a line's
 // first and last byte: the union the scan's prefilter asks of each line.
 type wantTable struct {
-	all    [256]bool // a one-byte Start: every line starting with the byte
-	starts prefixTable
-	lines  [256][]string
-	ends   [256][]string
-	want   [256][]func([]byte) bool
+	// first and last say, per byte, which of the lists below a line
+	// starting or ending with it must be looked up in: two loads decide
+	// most lines, which no parser wants.
+	first, last [256]uint8
+	starts      prefixTable
+	lines       [256][]string
+	ends        [256][]string
+	want        [256][]func([]byte) bool
 }
+
+// The bits of wantTable.first and wantTable.last.
+const (
+	wantAll    = 1 << iota // a one-byte Start: every line starting with the byte
+	wantStarts             // starts holds prefixes starting with the byte
+	wantLines              // lines holds lines starting with it
+	wantEnds               // ends holds suffixes ending with it
+	wantFuncs              // want holds Wants asked of lines ending with it
+)
 
 // wanted is the registered parsers' table; register fills it.
 var wanted wantTable
 
 func (w *wantTable) add(p *Parser) {
+	// Runners share starts ("test ", digits): each is kept once, as a
+	// line that no parser wants is asked every one of its first byte's.
 	for _, s := range p.Starts {
-		if len(s) == 1 {
-			w.all[s[0]] = true
-			continue
+		switch {
+		case len(s) == 1:
+			w.first[s[0]] |= wantAll
+		case !slices.ContainsFunc(w.starts[s[0]], func(q prefix) bool { return q.s == s }):
+			(&Totals{Prefixes: []string{s}}).index(&w.starts)
+			w.first[s[0]] |= wantStarts
 		}
-		(&Totals{Prefixes: []string{s}}).index(&w.starts)
 	}
 	for _, s := range p.Lines {
-		w.lines[s[0]] = append(w.lines[s[0]], s)
+		if !slices.Contains(w.lines[s[0]], s) {
+			w.lines[s[0]] = append(w.lines[s[0]], s)
+			w.first[s[0]] |= wantLines
+		}
 	}
 	for _, s := range p.Ends {
-		w.ends[s[len(s)-1]] = append(w.ends[s[len(s)-1]], s)
+		if c := s[len(s)-1]; !slices.Contains(w.ends[c], s) {
+			w.ends[c] = append(w.ends[c], s)
+			w.last[c] |= wantEnds
+		}
 	}
 	for _, c := range []byte(p.WantEnds) {
 		w.want[c] = append(w.want[c], p.Want)
+		w.last[c] |= wantFuncs
 	}
 }
 
 // match reports whether a parser may act on t, blanks trimmed and not
 // empty, when none is following.
 func (w *wantTable) match(t []byte) bool {
-	first, last := t[0], t[len(t)-1]
-	if w.all[first] || w.starts.match(t) {
+	f, l := w.first[t[0]], w.last[t[len(t)-1]]
+	if f == 0 && l == 0 {
+		return false
+	}
+	if f&wantAll != 0 || f&wantStarts != 0 && w.starts.match(t) || f&wantLines != 0 && slices.Contains(w.lines[t[0]], string(t)) {
 		return true
 	}
+	return l != 0 && w.matchEnd(t)
+}
+
+// matchEnd asks the Ends and Wants of t's last byte.
+func (w *wantTable) matchEnd(t []byte) bool {
+	last := t[len(t)-1]
 	for _, s := range w.ends[last] {
 		if hasSuffixB(t, s) {
-			return true
-		}
-	}
-	for _, s := range w.lines[first] {
-		if string(t) == s {
 			return true
 		}
 	}

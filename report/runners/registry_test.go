@@ -81,3 +81,16 @@ func byName(n string) *Parser {
 	}
 	return nil
 }
+
+// TestWantTableOnce: a start several runners share is asked once.
+func TestWantTableOnce(t *testing.T) {
+	n := 0
+	for _, p := range wanted.starts['t'] {
+		if p.s == "test " {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf(`"test " is in the table %d times, want once`, n)
+	}
+}
