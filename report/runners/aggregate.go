@@ -67,9 +67,10 @@ type state struct {
 	// their feeds change that, so it is set after they read a line rather
 	// than asked of seven parsers on every line wants sees.
 	follow bool
-	// rules: a parser reads `--- ` and `=== ` lines too (ruleReader), set
-	// with follow, so that quiet asks no parser on a dense go -v log.
-	rules bool
+	// rules: a parser reads `--- ` and `=== ` lines too (ruleReader);
+	// wanting: a stateWanter is wanting. Set with follow, so that the
+	// lines of a dense go -v log ask no parser.
+	rules, wanting bool
 
 	parsers []parser
 	// followers, wanters and readers are the parsers that are followers,
@@ -179,7 +180,7 @@ func (st *state) feed(l *line) bool {
 			used = true
 		}
 	}
-	st.follow, st.rules = st.following(), st.readRules()
+	st.follow, st.rules, st.wanting = st.following(), st.readRules(), st.anyWanting()
 	if st.feedDeclared(l) {
 		used = true
 	}
@@ -222,9 +223,11 @@ func (st *state) wants(l *line) bool {
 		st.onlyPytest = true
 		return true
 	}
-	for _, w := range st.wanters {
-		if w.wants(t) {
-			return true
+	if st.wanting {
+		for _, w := range st.wanters {
+			if w.wanting() && w.wants(t) {
+				return true
+			}
 		}
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
@@ -297,6 +300,16 @@ func (st *state) quiet(l *line) bool {
 		return false
 	}
 	return !st.rules
+}
+
+// anyWanting reports whether a stateWanter wants lines beyond the table's.
+func (st *state) anyWanting() bool {
+	for _, w := range st.wanters {
+		if w.wanting() {
+			return true
+		}
+	}
+	return false
 }
 
 // readRules reports whether a parser reads the `--- ` and `=== ` lines

@@ -584,7 +584,7 @@ func (m *gtestMsg) explain(f *Failure) {
 	f.Message = clipMessage(m.text)
 }
 
-// wants: with MSVC, a failure inside a test reads `t.cc(5): error: …`.
-func (p *gtestParser) wants(t []byte) bool {
-	return p.inTest() && bytes.Contains(t, []byte("): error: "))
-}
+// wanting: inside a test, MSVC's failure lines read `t.cc(5): error: …`.
+func (p *gtestParser) wanting() bool { return p.inTest() }
+
+func (p *gtestParser) wants(t []byte) bool { return bytes.Contains(t, []byte("): error: ")) }

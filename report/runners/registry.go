@@ -1,6 +1,7 @@
 package runners
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"sort"
@@ -51,9 +52,13 @@ type Parser struct {
 type follower interface{ following() bool }
 
 // stateWanter is a parser whose wanted lines depend on where it is (gtest
-// reads MSVC's `t.cc(5): error:` lines only inside a test). Asked of a
-// line no table wanted.
-type stateWanter interface{ wants(t []byte) bool }
+// reads MSVC's `t.cc(5): error:` lines only inside a test): wanting says
+// whether it is there, and depends only on the lines it was fed; wants is
+// then asked of a line no table wanted.
+type stateWanter interface {
+	wanting() bool
+	wants(t []byte) bool
+}
 
 // ruleReader is a parser that, in some states, reads the `--- ` and
 // `=== ` lines the go parser otherwise takes alone (mocha's title, cargo's
@@ -114,7 +119,7 @@ type wantTable struct {
 	// starting or ending with it must be looked up in: two loads decide
 	// most lines, which no parser wants.
 	first, last [256]uint8
-	starts      prefixTable
+	starts      [256]startSet
 	lines       [256][]string
 	ends        [256][]string
 	want        [256][]func([]byte) bool
@@ -139,8 +144,7 @@ func (w *wantTable) add(p *Parser) {
 		switch {
 		case len(s) == 1:
 			w.first[s[0]] |= wantAll
-		case !slices.ContainsFunc(w.starts[s[0]], func(q prefix) bool { return q.s == s }):
-			(&Totals{Prefixes: []string{s}}).index(&w.starts)
+		case w.starts[s[0]].add(s):
 			w.first[s[0]] |= wantStarts
 		}
 	}
@@ -163,16 +167,74 @@ func (w *wantTable) add(p *Parser) {
 }
 
 // match reports whether a parser may act on t, blanks trimmed and not
-// empty, when none is following.
+// empty, when none is following. Small enough to be inlined: a line a
+// whole first byte is wanted for (`=== RUN`) costs one load.
 func (w *wantTable) match(t []byte) bool {
-	f, l := w.first[t[0]], w.last[t[len(t)-1]]
-	if f == 0 && l == 0 {
-		return false
-	}
-	if f&wantAll != 0 || f&wantStarts != 0 && w.starts.match(t) || f&wantLines != 0 && slices.Contains(w.lines[t[0]], string(t)) {
+	f := w.first[t[0]]
+	return f&wantAll != 0 || w.lookup(t, f)
+}
+
+// lookup asks the lists of t's first and last bytes.
+func (w *wantTable) lookup(t []byte, f uint8) bool {
+	if f&wantStarts != 0 && w.starts[t[0]].match(t) || f&wantLines != 0 && slices.Contains(w.lines[t[0]], string(t)) {
 		return true
 	}
-	return l != 0 && w.matchEnd(t)
+	return w.last[t[len(t)-1]] != 0 && w.matchEnd(t)
+}
+
+// startSet is the Starts that begin with one byte, each also kept as its
+// first eight bytes and a mask, compared as one word, inline: most lines
+// of a dense go -v log are asked this (`--- PASS`), and a call and a
+// slice per line cost a tenth of its scan. More than inlineStarts spill
+// to more.
+type startSet struct {
+	n          int
+	word, mask [inlineStarts]uint64
+	s          [inlineStarts]string
+	more       []string
+}
+
+const inlineStarts = 4
+
+// add adds a prefix; false if it was there.
+func (ss *startSet) add(p string) bool {
+	if slices.Contains(ss.s[:ss.n], p) || slices.Contains(ss.more, p) {
+		return false
+	}
+	if ss.n == inlineStarts {
+		ss.more = append(ss.more, p)
+		return true
+	}
+	var b [8]byte
+	k := copy(b[:], p)
+	ss.word[ss.n], ss.mask[ss.n] = binary.LittleEndian.Uint64(b[:]), ^uint64(0)>>(64-8*k)
+	ss.s[ss.n] = p
+	ss.n++
+	return true
+}
+
+// match reports whether t, not empty, starts with one of the prefixes.
+func (ss *startSet) match(t []byte) bool {
+	if len(t) >= 8 {
+		x := binary.LittleEndian.Uint64(t)
+		for i := 0; i < ss.n; i++ {
+			if x&ss.mask[i] == ss.word[i] && (len(ss.s[i]) <= 8 || hasPrefix(t, ss.s[i])) {
+				return true
+			}
+		}
+	} else {
+		for i := 0; i < ss.n; i++ {
+			if hasPrefix(t, ss.s[i]) {
+				return true
+			}
+		}
+	}
+	for _, p := range ss.more {
+		if hasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchEnd asks the Ends and Wants of t's last byte.
