@@ -12,8 +12,8 @@ import (
 )
 
 // loadDocSources is everything the generated docs read from the code, in
-// one place: re-point it here when the runners and the report formats
-// move into registries.
+// one place: the runners' registry, the report formats' registry, the
+// record and envelope types, the commands' flag sets and action.yml.
 func loadDocSources(t *testing.T) docSources {
 	t.Helper()
 	src := docSources{
@@ -31,14 +31,11 @@ func loadDocSources(t *testing.T) docSources {
 		}
 		return byName[name]
 	}
-	for _, n := range runners.ParserNames() {
-		get(n).parser = true
-	}
-	for _, d := range runners.Declared() {
-		r := get(d.Runner)
-		r.totals, r.lines, r.evidence = d.Totals != nil, len(d.Lines) > 0, d.Evidence != nil
-		if d.Totals != nil {
-			src.declared[d.Runner]++
+	for _, e := range runners.Catalog() {
+		r := get(e.Name)
+		r.parser, r.totals, r.lines, r.evidence = e.Parser, e.Totals, e.Lines, e.Evidence
+		if e.Totals {
+			src.declared[e.Name]++
 		}
 	}
 	for _, r := range byName {
