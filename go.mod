@@ -7,6 +7,7 @@ require (
 	github.com/google/go-github/v62 v62.0.0
 	github.com/hashicorp/go-cleanhttp v0.5.2
 	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/joshdk/go-junit v1.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/sethvargo/go-githubactions v1.4.0
 	go.yaml.in/yaml/v4 v4.0.0

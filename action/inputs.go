@@ -17,18 +17,18 @@ import (
 
 // inputs are the action's inputs (action.yml), read from INPUT_*.
 type inputs struct {
-	command, name, junit, comment, artifactName, token, mode, dir, failOn, baseline string
-	retryEffects                                                                    string
-	runName                                                                         string // name, or the step's identity (stepRunName)
-	timeout                                                                         time.Duration
-	retries, retentionDays, prNumber                                                int
-	maxLogBytes                                                                     int64
-	summary                                                                         bool
+	command, name, reports, comment, artifactName, token, mode, dir, failOn, baseline string
+	retryEffects                                                                      string
+	runName                                                                           string // name, or the step's identity (stepRunName)
+	timeout                                                                           time.Duration
+	retries, retentionDays, prNumber                                                  int
+	maxLogBytes                                                                       int64
+	summary                                                                           bool
 }
 
 func readInputs(getenv func(string) string) (*inputs, error) {
 	in := func(name string) string { return strings.TrimSpace(getenv("INPUT_" + strings.ToUpper(name))) }
-	o := &inputs{command: in("command"), name: in("name"), junit: in("junit"), comment: in("comment"),
+	o := &inputs{command: in("command"), name: in("name"), reports: joinLines(in("reports"), in("junit")), comment: in("comment"),
 		artifactName: in("artifact-name"), token: in("token"), mode: in("mode"), dir: in("dir"), failOn: in("fail-on"),
 		baseline: in("baseline"), retryEffects: in("retry-effects")}
 	var errs []error
@@ -138,4 +138,10 @@ func prFromRecords(dir string) int {
 		return nil
 	})
 	return pr
+}
+
+// joinLines joins inputs of one meaning (reports and its alias junit):
+// the globs of both are read.
+func joinLines(a, b string) string {
+	return strings.TrimSpace(a + "\n" + b)
 }

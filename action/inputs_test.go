@@ -25,6 +25,11 @@ func TestReadActionInputs(t *testing.T) {
 					o.comment == "true" && o.failOn == "failure" && o.dir == ".runledger" && o.summary &&
 					o.retryEffects == "refuse"
 			}},
+		// reports names the report files; junit, its old name, is an alias: both are read.
+		{map[string]string{"INPUT_COMMAND": "x", "INPUT_REPORTS": "a.trx\nb/**/*.json", "INPUT_JUNIT": "junit.xml"}, "",
+			func(o *inputs) bool { return o.reports == "a.trx\nb/**/*.json\njunit.xml" }},
+		{map[string]string{"INPUT_COMMAND": "x", "INPUT_JUNIT": "junit.xml"}, "",
+			func(o *inputs) bool { return o.reports == "junit.xml" }},
 		{map[string]string{"INPUT_COMMAND": "x", "INPUT_RETRY-EFFECTS": "allow"}, "",
 			func(o *inputs) bool { return o.retryEffects == "allow" }},
 		{map[string]string{"INPUT_COMMAND": "x", "INPUT_RETRY-EFFECTS": "yes"}, `input retry-effects "yes"`, nil},

@@ -86,10 +86,10 @@ func (s *step) giveBackWorkspace() {
 }
 
 func (s *step) runCommand() (*record.Record, error) {
-	var junit []string
-	for _, line := range strings.Split(s.in.junit, "\n") {
+	var reports []string
+	for _, line := range strings.Split(s.in.reports, "\n") {
 		if p := strings.TrimSpace(line); p != "" {
-			junit = append(junit, p)
+			reports = append(reports, p)
 		}
 	}
 	workspace := s.env.Getenv("GITHUB_WORKSPACE")
@@ -100,7 +100,7 @@ func (s *step) runCommand() (*record.Record, error) {
 	recs, err := capture.Run(s.st, capture.Options{
 		Name: s.in.runName, Argv: []string{"sh", "-c", s.in.command}, Timeout: s.in.timeout,
 		Env:         gitSafeDirectory(commandEnv(s.env.Environ()), workspace),
-		MaxLogBytes: s.in.maxLogBytes, Retries: s.in.retries, RetryEffects: s.in.retryEffects, JUnit: junit,
+		MaxLogBytes: s.in.maxLogBytes, Retries: s.in.retries, RetryEffects: s.in.retryEffects, Reports: reports,
 		CI: capture.CIFromEnv(s.env.Getenv), Version: s.env.Version, Workspace: workspace,
 		Stdin: nil, Stdout: s.env.Stdout, Stderr: s.env.Stderr, Cancel: s.env.Cancel,
 	})

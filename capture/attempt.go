@@ -57,7 +57,7 @@ func runAttempt(st *store.Store, opts Options, retriesLeft int, retryOf string) 
 	if a.logs, err = openLogs(dir, opts.MaxLogBytes); err != nil {
 		return a.abort(err)
 	}
-	before := snapshotJUnit(opts.Dir, opts.JUnit)
+	before := snapshotReports(opts.Dir, opts.Reports)
 	cmd, err := a.launch()
 	if err != nil {
 		return a.startFailed(cmd, err)
@@ -66,7 +66,7 @@ func runAttempt(st *store.Store, opts Options, retriesLeft int, retryOf string) 
 	a.supervise()
 	a.drain()
 	a.finishRecord()
-	a.rec.JUnit, a.rec.JUnitSkip = attributeJUnit(opts.Dir, opts.JUnit, before, a.rec.StartedAt, dir)
+	a.rec.JUnit, a.rec.JUnitSkip = attributeReports(opts.Dir, opts.Reports, before, a.rec.StartedAt, dir)
 	var changes []change
 	a.rec.Effects, changes = ws.finish()
 	if retriesLeft > 0 && retryable(a.rec) {

@@ -29,7 +29,7 @@ type Options struct {
 	Retries     int
 	// RetryEffects is RetryEffectsRefuse (also for "") or RetryEffectsAllow.
 	RetryEffects string
-	JUnit        []string // glob patterns, relative to Dir; ** matches any depth
+	Reports      []string // test report file globs, relative to Dir; ** matches any depth
 	CI           *record.CI
 	Version      string
 	// Workspace, when set (GITHUB_WORKSPACE), is written as

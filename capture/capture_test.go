@@ -348,7 +348,7 @@ func TestJUnitAttribution(t *testing.T) {
 	os.Chtimes(stale, past, past)
 	script := `mkdir -p new/deep && echo '<testsuites name="fresh"/>' > new/deep/junit.xml`
 	r := runOne(t, st, Options{Argv: []string{"sh", "-c", script}, Dir: work,
-		JUnit: []string{"**/junit.xml", "missing/*.xml"}})
+		Reports: []string{"**/junit.xml", "missing/*.xml"}})
 	if len(r.JUnit) != 1 || r.JUnit[0].Path != filepath.Join("new", "deep", "junit.xml") {
 		t.Fatalf("junit = %+v, want only the fresh file", r.JUnit)
 	}
@@ -411,7 +411,7 @@ func TestJUnitSameTick(t *testing.T) {
 	os.WriteFile(filepath.Join(work, "left.xml"), []byte("<testsuites/>"), 0o644)
 	os.WriteFile(filepath.Join(work, "rewritten.xml"), []byte("<testsuites/>"), 0o644)
 	r := runOne(t, st, Options{Argv: []string{"sh", "-c", `echo '<testsuites name="new"/>' > rewritten.xml`},
-		Dir: work, JUnit: []string{"*.xml"}})
+		Dir: work, Reports: []string{"*.xml"}})
 	if len(r.JUnit) != 1 || r.JUnit[0].Path != "rewritten.xml" {
 		t.Fatalf("junit = %+v, want only rewritten.xml", r.JUnit)
 	}

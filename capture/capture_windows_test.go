@@ -88,7 +88,7 @@ func TestWindowsJUnitWrittenDuringRun(t *testing.T) {
 		}
 	}
 	argv, env := helperArgv(t, "rewrite", 0, 0)
-	r := runOne(t, st, Options{Argv: argv, Env: env, Dir: work, JUnit: []string{"*.xml"}})
+	r := runOne(t, st, Options{Argv: argv, Env: env, Dir: work, Reports: []string{"*.xml"}})
 	if len(r.JUnit) != 1 || r.JUnit[0].Path != "rewritten.xml" {
 		t.Fatalf("junit = %+v, want only rewritten.xml", r.JUnit)
 	}

@@ -213,7 +213,7 @@ func (p *part) render(b *strings.Builder) {
 }
 
 // Body is the comment body that writing secs into the comment body
-// previous ("" for none) gives, as Upsert and Aggregate write it: other
+// previous ("" for none) gives, as Aggregate writes it: other
 // keys' sections kept, replaced verdicts moved into history, everything
 // fitted under GitHub's limit.
 func Body(previous string, secs []Section) (string, error) {

@@ -20,19 +20,15 @@ type Result struct {
 	Warnings []string
 }
 
-// Upsert writes one job's section into the pull request's sticky comment,
-// creating the comment once and editing it in place afterwards. Concurrent
-// jobs may race on the comment: each round reads, merges and writes, then
-// re-reads after a jittered pause and repairs its section if another
-// writer's older copy replaced it, for at most Config.MaxTries rounds.
-func (p *Publisher) Upsert(ctx context.Context, pr int, s Section) (Result, error) {
-	return p.write(ctx, pr, []Section{s})
-}
-
-// Aggregate writes many legs' sections in one edit (plus a read before and a
-// read after), for a job that runs after the matrix: 256 legs cost a handful
-// of requests, not 256 edits against the 80-a-minute content limit. Sections
-// of other keys already in the comment are kept.
+// Aggregate writes sections (one job's, or many legs' in one edit, for a
+// job that runs after the matrix: 256 legs cost a handful of requests, not
+// 256 edits against the 80-a-minute content limit) into the pull request's
+// sticky comment, creating the comment once and editing it in place
+// afterwards; sections of other keys already in the comment are kept.
+// Concurrent jobs may race on the comment: each round reads, merges and
+// writes, then re-reads after a jittered pause and repairs its sections if
+// another writer's older copy replaced them, for at most Config.MaxTries
+// rounds.
 func (p *Publisher) Aggregate(ctx context.Context, pr int, secs []Section) (Result, error) {
 	return p.write(ctx, pr, secs)
 }

@@ -46,13 +46,13 @@ func TestUpsertCreatesOnceThenEditsInPlace(t *testing.T) {
 			f := fakegithub.New(t, prefix)
 			p, _ := newTestPublisher(t, f, tokInstallation, nil)
 			ctx := context.Background()
-			res, err := p.Upsert(ctx, 2, leg(1, "failed"))
+			res, err := p.Aggregate(ctx, 2, []Section{leg(1, "failed")})
 			if err != nil || len(res.Warnings) > 0 {
-				t.Fatalf("first Upsert: %v %v", err, res.Warnings)
+				t.Fatalf("first Aggregate: %v %v", err, res.Warnings)
 			}
-			res2, err := p.Upsert(ctx, 2, leg(1, "passed"))
+			res2, err := p.Aggregate(ctx, 2, []Section{leg(1, "passed")})
 			if err != nil || len(res2.Warnings) > 0 {
-				t.Fatalf("second Upsert: %v %v", err, res2.Warnings)
+				t.Fatalf("second Aggregate: %v %v", err, res2.Warnings)
 			}
 			cs := f.PRComments(2)
 			if len(cs) != 1 || cs[0].User != ActionsBot || res.CommentID != cs[0].ID || res2.CommentID != cs[0].ID {
@@ -109,9 +109,9 @@ func TestForeignMarkerNeverEdited(t *testing.T) {
 	f.AddComment(2, "mallory", forged)
 	f.AddComment(2, "octocat", CommentMarker+"\nlooks like runledger")
 	p, _ := newTestPublisher(t, f, tokInstallation, nil)
-	res, err := p.Upsert(context.Background(), 2, leg(1, "failed"))
+	res, err := p.Aggregate(context.Background(), 2, []Section{leg(1, "failed")})
 	if err != nil || len(res.Warnings) > 0 {
-		t.Fatalf("Upsert: %v %v", err, res.Warnings)
+		t.Fatalf("Aggregate: %v %v", err, res.Warnings)
 	}
 	cs := f.PRComments(2)
 	if len(cs) != 3 || cs[0].Body != forged || cs[2].User != ActionsBot || res.CommentID != cs[2].ID {
@@ -131,11 +131,11 @@ func TestPaginationFindsOwnCommentOnLaterPage(t *testing.T) {
 		f.AddComment(2, "octocat", fmt.Sprintf("chatter %d", i))
 	}
 	p, _ := newTestPublisher(t, f, tokInstallation, nil)
-	if _, err := p.Upsert(context.Background(), 2, leg(1, "failed")); err != nil {
+	if _, err := p.Aggregate(context.Background(), 2, []Section{leg(1, "failed")}); err != nil {
 		t.Fatal(err)
 	}
 	lists := f.CallCount(routeList)
-	if _, err := p.Upsert(context.Background(), 2, leg(2, "failed")); err != nil {
+	if _, err := p.Aggregate(context.Background(), 2, []Section{leg(2, "failed")}); err != nil {
 		t.Fatal(err)
 	}
 	if f.CallCount(routeCreate) != 1 || f.CallCount(routeEdit) != 1 {
@@ -167,7 +167,7 @@ func TestPermissionProblemsAreWarnings(t *testing.T) {
 				tt.setup(f)
 			}
 			p, _ := newTestPublisher(t, f, tt.token, nil)
-			res, err := p.Upsert(context.Background(), 2, leg(1, "failed"))
+			res, err := p.Aggregate(context.Background(), 2, []Section{leg(1, "failed")})
 			if err != nil {
 				t.Fatalf("a permission problem must not be an error: %v", err)
 			}
@@ -187,7 +187,7 @@ func TestPermissionProblemsAreWarnings(t *testing.T) {
 func TestOtherErrorsFail(t *testing.T) {
 	f := fakegithub.New(t, "")
 	p, _ := newTestPublisher(t, f, "ghp_unknownTOKEN", nil)
-	_, err := p.Upsert(context.Background(), 2, leg(1, "failed"))
+	_, err := p.Aggregate(context.Background(), 2, []Section{leg(1, "failed")})
 	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("want a 401 error, got %v", err)
 	}
@@ -215,8 +215,8 @@ func TestHugeSectionsFitAndKeepEveryStatus(t *testing.T) {
 		s := leg(i, "failed")
 		s.Full = strings.Repeat("excerpt line with ünïcödé 𝄞\n", 1500) // ~40k chars each
 		s.Compact = strings.Repeat("compact 𝄞\n", 300)
-		if res, err := p.Upsert(ctx, 2, s); err != nil || len(res.Warnings) > 0 {
-			t.Fatalf("Upsert %d: %v %v", i, err, res.Warnings)
+		if res, err := p.Aggregate(ctx, 2, []Section{s}); err != nil || len(res.Warnings) > 0 {
+			t.Fatalf("Aggregate %d: %v %v", i, err, res.Warnings)
 		}
 	}
 	cs := f.PRComments(2)
@@ -261,7 +261,7 @@ func TestConcurrentMatrixJobs(t *testing.T) {
 				c.MaxTries = 12
 			})
 			clk.Scale = time.Second
-			results[i], errs[i] = p.Upsert(context.Background(), 2, leg(i, "failed"))
+			results[i], errs[i] = p.Aggregate(context.Background(), 2, []Section{leg(i, "failed")})
 		}()
 	}
 	wg.Wait()
@@ -330,9 +330,9 @@ func TestUpsertThroughFaults(t *testing.T) {
 	f.AddFault(routeCreate, fault{Status: 429, Header: map[string]string{"Retry-After": "3"}, Body: `{"message":"slow down"}`},
 		fault{Status: 403, Body: secondaryBody})
 	p, clk := newTestPublisher(t, f, tokInstallation, nil)
-	res, err := p.Upsert(context.Background(), 2, leg(1, "failed"))
+	res, err := p.Aggregate(context.Background(), 2, []Section{leg(1, "failed")})
 	if err != nil || len(res.Warnings) > 0 {
-		t.Fatalf("Upsert: %v %v", err, res.Warnings)
+		t.Fatalf("Aggregate: %v %v", err, res.Warnings)
 	}
 	if cs := f.PRComments(2); len(cs) != 1 || !current(cs[0].Body, map[string]string{leg(1, "failed").Key: leg(1, "failed").hash()}) {
 		t.Fatalf("comment wrong after retries: %+v", cs)
@@ -362,7 +362,7 @@ func TestUpdateOnly(t *testing.T) {
 	f := fakegithub.New(t, "")
 	p, _ := newTestPublisher(t, f, tokInstallation, func(c *Config) { c.UpdateOnly = true })
 	ctx := context.Background()
-	res, err := p.Upsert(ctx, 2, leg(1, "failed"))
+	res, err := p.Aggregate(ctx, 2, []Section{leg(1, "failed")})
 	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "update-only") {
 		t.Fatalf("update-only without a comment: %v %v", err, res.Warnings)
 	}
@@ -370,10 +370,10 @@ func TestUpdateOnly(t *testing.T) {
 		t.Fatalf("update-only created a comment (%d comments)", n)
 	}
 	creator, _ := newTestPublisher(t, f, tokInstallation, nil)
-	if _, err := creator.Upsert(ctx, 2, leg(1, "failed")); err != nil {
+	if _, err := creator.Aggregate(ctx, 2, []Section{leg(1, "failed")}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := p.Upsert(ctx, 2, leg(2, "passed")); err != nil || len(res.Warnings) > 0 {
+	if res, err := p.Aggregate(ctx, 2, []Section{leg(2, "passed")}); err != nil || len(res.Warnings) > 0 {
 		t.Fatalf("update-only with a comment: %v %v", err, res.Warnings)
 	}
 	if cs := f.PRComments(2); len(cs) != 1 || !strings.Contains(cs[0].Body, "leg 2") {

@@ -9,7 +9,7 @@
 //	step.Mask(token)                      // before anything can print it
 //	p, err := publish.New(publish.ConfigFromEnv(os.Getenv, token))
 //	ref, err := p.FindPR(ctx)             // ref.Source "none": summary and outputs only, say ref.Note
-//	res, err := p.Upsert(ctx, ref.Number, publish.Section{Key: workflow+"/"+job+"/"+matrix, ...})
+//	res, err := p.Aggregate(ctx, ref.Number, []publish.Section{{Key: workflow+"/"+job+"/"+matrix, ...}})
 //	// res.Warnings (read-only token, 403/404) go to the summary; err fails the step
 //	omitted := step.Annotate(failures)    // ≤ 10 ::error lines; count the rest in the summary
 //	step.WriteSummary(markdown)           // cut to stay under 1 MiB
@@ -68,7 +68,7 @@ type Config struct {
 	// ctx.Err() when ctx ends first.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
-	// MaxTries bounds Upsert's write-verify-repair rounds; 0 means 8.
+	// MaxTries bounds Aggregate's write-verify-repair rounds; 0 means 8.
 	MaxTries int
 	// Settle is the base pause before re-reading after a write, jittered
 	// up to twice; 0 means 2 s.

@@ -20,9 +20,10 @@ import (
 type Options struct {
 	// Names limits the report to these run names; empty means all.
 	Names []string
-	// JUnit files (paths) to read in addition to those each run recorded.
+	// Reports are test report files (paths) to read in addition to those
+	// each run recorded.
 	// They were not attributed by capture, so they can never verify a count.
-	JUnit []string
+	Reports []string
 	// Excerpt bounds each stream's excerpts.
 	Excerpt excerpt.Options
 	// Artifact names the uploaded artifact the logs live in, if any.
@@ -111,13 +112,13 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	exDone := make(chan []Excerpt, 1)
 	early := !r.Passed()
 	var pre *shared
-	if early && len(r.JUnit)+len(opts.JUnit) == 0 {
+	if early && len(r.JUnit)+len(opts.Reports) == 0 {
 		pre = scanShared(dir, r)
 	}
 	if early {
 		go func() { exDone <- excerpts(dir, r, opts.Excerpt, pre, &exWarnings) }()
 	}
-	run.Summary, run.Flaky, run.index = summarize(dir, r, opts.JUnit, pre, &run.Warnings)
+	run.Summary, run.Flaky, run.index = summarize(dir, r, opts.Reports, pre, &run.Warnings)
 	switch {
 	case early:
 		run.Excerpts = <-exDone
@@ -126,7 +127,7 @@ func buildRun(st *store.Store, r *record.Record, opts Options) Run {
 	}
 	if len(r.JUnit) > 0 && !runPassed(r, run) {
 		// What the log does not show of a failing test, its report file may.
-		jx, jw := excerpt.JUnit(dir, r, run.Excerpts)
+		jx, jw := excerpt.ReportFiles(dir, r, run.Excerpts)
 		run.Excerpts, exWarnings = append(run.Excerpts, jx...), append(exWarnings, jw...)
 	}
 	run.Warnings = append(run.Warnings, exWarnings...)

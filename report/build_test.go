@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,18 +40,18 @@ func TestBuildFromRealRuns(t *testing.T) {
 		{name: "timed out", script: "echo start; sleep 10", opts: capture.Options{Timeout: 200 * time.Millisecond},
 			status: "timed_out", source: "none", excerpted: true},
 		{name: "JUnit with a retried test", script: "echo '" + goodJUnit + "' > junit.xml",
-			opts: capture.Options{JUnit: []string{"junit.xml"}}, status: "passed", source: "junit", verified: true},
+			opts: capture.Options{Reports: []string{"junit.xml"}}, status: "passed", source: "junit", verified: true},
 		{name: "JUnit failures but exit 0", script: "echo testing; echo '" + failingJUnit + "' > junit.xml",
-			opts:   capture.Options{JUnit: []string{"junit.xml"}},
+			opts:   capture.Options{Reports: []string{"junit.xml"}},
 			status: "unverified", source: "junit", warning: "inconsistent", excerpted: true},
 		{name: "JUnit says all passed but exit 1", script: "echo testing; echo '<testsuite><testcase name=\"a\"/></testsuite>' > junit.xml; exit 1",
-			opts:   capture.Options{JUnit: []string{"junit.xml"}},
+			opts:   capture.Options{Reports: []string{"junit.xml"}},
 			status: "failed", source: "junit", warning: "inconsistent", excerpted: true},
 		{name: "malformed JUnit", script: "echo testing; echo '<testsuite><testcase name=\"a\">' > junit.xml",
-			opts:   capture.Options{JUnit: []string{"junit.xml"}},
+			opts:   capture.Options{Reports: []string{"junit.xml"}},
 			status: "unverified", source: "junit", warning: "junit: truncated", excerpted: true},
 		{name: "empty JUnit", script: "echo testing; : > junit.xml",
-			opts:   capture.Options{JUnit: []string{"junit.xml"}},
+			opts:   capture.Options{Reports: []string{"junit.xml"}},
 			status: "unverified", source: "unknown", warning: "the file is empty", excerpted: true},
 	}
 	for _, tc := range tests {
@@ -221,36 +220,6 @@ func TestBuildBoundsBigSummaries(t *testing.T) {
 	}
 }
 
-// TestJUnitBig: a JUnit file bigger than any read buffer is streamed
-// whole; a big file of NULs is a warning naming it, never a pass.
-func TestJUnitBig(t *testing.T) {
-	const size = 40 << 20
-	dir := t.TempDir()
-	path := filepath.Join(dir, "huge.xml")
-	f, _ := os.Create(path)
-	fmt.Fprint(f, `<testsuites><testsuite name="big">`)
-	n := 0
-	for written := int64(0); written <= size; n++ {
-		k, _ := fmt.Fprintf(f, `<testcase name="T%d" classname="pkg" time="0.001"/>`, n)
-		written += int64(k)
-	}
-	fmt.Fprint(f, `<testcase name="Bad" classname="pkg"><failure message="boom">trace</failure></testcase></testsuite></testsuites>`)
-	f.Close()
-	rr := readReports([]string{path})
-	s := rr.summary
-	if len(rr.warnings) != 0 || *s.Tests != n+1 || *s.Failed != 1 || s.Failures[0].Name != "Bad" || s.Failures[0].Message != "boom" {
-		t.Fatalf("warnings %v tests %d failed %d", rr.warnings, *s.Tests, *s.Failed)
-	}
-	junk := filepath.Join(dir, "junk.xml")
-	g, _ := os.Create(junk)
-	g.Truncate(size)
-	g.Close()
-	rr = readReports([]string{junk})
-	if len(rr.warnings) != 1 || !strings.Contains(rr.warnings[0], junk) || !strings.Contains(rr.warnings[0], "neither XML nor JSON") || rr.summary.Tests != nil {
-		t.Fatalf("a big file of NULs: warnings %v, tests %v", rr.warnings, rr.summary.Tests)
-	}
-}
-
 func TestWorst(t *testing.T) {
 	tests := []struct {
 		in   []string
@@ -287,7 +256,7 @@ func TestJUnitQuotedWhenTheLogIsSilent(t *testing.T) {
 	script := `echo "CalcTest > testDivide() FAILED"; echo "CalcTest > testShown() FAILED: shown in the log already"; printf '%s' "$1" > junit.xml; exit 1`
 	st, work := newStore(t), t.TempDir()
 	if _, err := capture.Run(st, capture.Options{Name: "gradle", Argv: []string{"sh", "-c", script, "sh", xml}, Dir: work,
-		KillAfter: time.Second, JUnit: []string{"junit.xml"}}); err != nil {
+		KillAfter: time.Second, Reports: []string{"junit.xml"}}); err != nil {
 		t.Fatal(err)
 	}
 	env, err := Build(st, Options{})

@@ -189,3 +189,11 @@ type Omitted struct {
 	Bytes      int64 `json:"bytes"`
 	Superseded int   `json:"superseded"`
 }
+
+// deref reads a count of the envelope, 0 when it is absent.
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

@@ -30,9 +30,9 @@ func TestEnvelopeGolden(t *testing.T) {
 			opts: capture.Options{MaxLogBytes: 1024}},
 		{name: "incomplete", script: `echo partial`, dead: true},
 		{name: "no-junit-unknown-framework", script: `echo "✓ all 12 specs green"`},
-		{name: "malformed-junit", script: junit(`<testsuite><testcase name="a">`) + "exit 0", opts: capture.Options{JUnit: []string{"junit.xml"}}},
+		{name: "malformed-junit", script: junit(`<testsuite><testcase name="a">`) + "exit 0", opts: capture.Options{Reports: []string{"junit.xml"}}},
 		{name: "inconsistent-junit", script: junit(`<testsuite><testcase name="a"><failure message="no"/></testcase></testsuite>`) + "exit 0",
-			opts: capture.Options{JUnit: []string{"junit.xml"}}},
+			opts: capture.Options{Reports: []string{"junit.xml"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report/runners"
 	"github.com/runledger/runledger/report/testindex"
+	"github.com/runledger/runledger/report/testreport"
 	"github.com/runledger/runledger/store"
 )
 
@@ -13,31 +14,20 @@ import (
 // index is complete and has no units), or nil when none was read. Tests
 // counted only from a suite's attributes have no names, so their suite
 // cannot be compared test by test: the index then says it is incomplete.
-func reportIndex(rr reportRead) *testindex.Index {
-	if rr.tally == nil || rr.read == 0 {
+func reportIndex(rr testreport.Result) *testindex.Index {
+	if rr.Read == 0 {
 		return nil
 	}
-	x := &testindex.Index{Header: testindex.Header{Complete: rr.tally.fallbackSuites == 0}}
-	rr.tally.each(func(id TestID, outcome string, flaky bool) {
-		e := testindex.Entry{Kind: testindex.Test, Flaky: flaky, Key: indexKey(id)}
-		switch outcome {
-		case OutcomeFailed:
-			e.Outcome = testindex.Failed
-		case OutcomeError:
-			e.Outcome = testindex.Errored
-		case OutcomeSkipped:
-			e.Outcome = testindex.Skipped
-		default:
-			e.Outcome = testindex.Passed
-		}
-		x.Entries = append(x.Entries, e)
+	x := &testindex.Index{Header: testindex.Header{Complete: rr.Complete()}}
+	rr.Each(func(id testreport.TestID, outcome testindex.Outcome, flaky bool) {
+		x.Entries = append(x.Entries, testindex.Entry{Kind: testindex.Test, Outcome: outcome, Flaky: flaky, Key: indexKey(id)})
 	})
 	return x
 }
 
 // indexKey is a report file's test identity as the index keys it: the
 // parameters, where the format gives them apart, after the name.
-func indexKey(id TestID) testindex.Key {
+func indexKey(id testreport.TestID) testindex.Key {
 	return testindex.Key{Suite: id.Suite, Class: id.Classname, Name: withParams(id.Name, id.Params), File: id.File}
 }
 
@@ -55,7 +45,7 @@ func runnerIndex(in runners.Index) *testindex.Index {
 		Entries: make([]testindex.Entry, 0, len(in.Entries))}
 	seen := newSeenEntries(len(in.Entries))
 	for _, e := range in.Entries {
-		out := testindex.Entry{Kind: testindex.Test, Outcome: testindex.Outcome(e.Outcome),
+		out := testindex.Entry{Kind: testindex.Test, Outcome: e.Outcome,
 			Key: testindex.Key{Suite: e.Unit, Class: e.Classname, Name: e.Name}}
 		if out.Class == out.Suite {
 			out.Class = ""

@@ -191,8 +191,8 @@ func TestPeerFixtures(t *testing.T) {
 			}
 			st, work := newStore(t), t.TempDir()
 			_, err := capture.Run(st, capture.Options{Name: "peer", Dir: work, KillAfter: time.Second,
-				Argv:  []string{"sh", "-c", `cp "$1" report.out; exit ` + code, "sh", src},
-				JUnit: []string{"report.out"}})
+				Argv:    []string{"sh", "-c", `cp "$1" report.out; exit ` + code, "sh", src},
+				Reports: []string{"report.out"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/internal/clip"
 	"github.com/runledger/runledger/report/runners"
 	"github.com/runledger/runledger/report/testindex"
+	"github.com/runledger/runledger/report/testreport"
 )
 
 // summarize finds the best test count for a run and says how far it can be
@@ -22,14 +24,14 @@ func summarize(dir string, r *record.Record, extra []string, pre *shared, warnin
 		attributed = append(attributed, filepath.Join(dir, j.Stored))
 	}
 	if len(attributed)+len(extra) > 0 {
-		rr := readReports(append(attributed, extra...))
-		*warnings = append(*warnings, rr.warnings...)
-		s := rr.summary
+		rr := testreport.Read(append(attributed, extra...))
+		*warnings = append(*warnings, rr.Warnings...)
+		s, flaky := fromReports(rr)
 		s.Verified, s.Note = reportVerified(r, s, len(extra) > 0, rr)
 		if s.Note != "" && !s.Verified {
 			*warnings = append(*warnings, "report summary not verified: "+s.Note)
 		}
-		return s, rr.flaky, reportIndex(rr)
+		return s, flaky, reportIndex(rr)
 	}
 	return runnerSummary(dir, r, pre, warnings)
 }
@@ -37,18 +39,37 @@ func summarize(dir string, r *record.Record, extra []string, pre *shared, warnin
 // reportVerified: report counts are trusted only when capture attributed
 // the files to this run, they all were read whole and hold tests, and they
 // agree with the exit status.
-func reportVerified(r *record.Record, s Summary, extra bool, rr reportRead) (bool, string) {
+func reportVerified(r *record.Record, s Summary, extra bool, rr testreport.Result) (bool, string) {
 	switch {
 	case extra:
 		return false, "some report files were named at report time, not attributed to the run by capture"
-	case rr.read == 0:
-		return false, "no report file could be read, so there are no counts: " + clipNote(strings.Join(rr.warnings, "; "))
-	case len(rr.warnings) > 0:
-		return false, clipNote(strings.Join(rr.warnings, "; "))
+	case rr.Read == 0:
+		return false, "no report file could be read, so there are no counts: " + clipNote(strings.Join(rr.Warnings, "; "))
+	case len(rr.Warnings) > 0:
+		return false, clipNote(strings.Join(rr.Warnings, "; "))
 	case r.ExitCode == nil:
 		return false, fmt.Sprintf("the run is %s: reports written before the end may be partial", statusOf(r))
 	}
 	return consistent(r, s)
+}
+
+// fromReports is what the report files say, as the envelope gives it: no
+// counts when no file could be read.
+func fromReports(rr testreport.Result) (Summary, []TestRef) {
+	s := Summary{Source: rr.Source, FailuresOmitted: rr.FailuresOmitted}
+	if c := rr.Counts; c != nil {
+		s.Tests, s.Passed, s.Failed, s.Skipped, s.Errors = &c.Tests, &c.Passed, &c.Failed, &c.Skipped, &c.Errors
+	}
+	for _, f := range rr.Failures {
+		s.Failures = append(s.Failures, Failure{Name: f.Name, Classname: f.Classname, Suite: f.Suite,
+			Params: f.Params, File: f.File, Line: f.Line, Message: f.Message})
+	}
+	bound(&s)
+	var flaky []TestRef
+	for _, id := range rr.Flaky {
+		flaky = append(flaky, TestRef{Name: id.Name, Classname: id.Classname})
+	}
+	return s, flaky
 }
 
 // consistent checks counts against the exit status: failures with exit 0,
@@ -134,7 +155,7 @@ func fromRunner(rs *runners.Summary, out *record.Stream) Summary {
 		start, end := out.OriginalRange(f.Span.Start, f.Span.End)
 		span := Span{Stream: record.Output, Start: start, End: end}
 		s.Failures = append(s.Failures, Failure{Name: f.Name, Classname: f.Classname,
-			File: f.File, Line: f.Line, Message: clip(f.Message, 1000), Span: &span})
+			File: f.File, Line: f.Line, Message: clip.String(f.Message, 1000), Span: &span})
 	}
 	bound(&s)
 	return s
@@ -166,13 +187,6 @@ func convertRefs(in []runners.TestRef) []TestRef {
 	return out
 }
 
-func clipNote(s string) string { return clip(s, 2000) }
+func clipNote(s string) string { return clip.String(s, 2000) }
 
 func statusOf(r *record.Record) string { return string(r.Status) }
-
-func deref(p *int) int {
-	if p == nil {
-		return 0
-	}
-	return *p
-}

@@ -8,17 +8,18 @@ import (
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/report/runners"
+	"github.com/runledger/runledger/report/testreport"
 )
 
 // loadDocSources is everything the generated docs read from the code, in
-// one place: re-point it here when the runners and the report formats
-// move into registries.
+// one place: the runners' registry, the report formats' registry, the
+// record and envelope types, the commands' flag sets and action.yml.
 func loadDocSources(t *testing.T) docSources {
 	t.Helper()
 	src := docSources{
 		commands: commandDocs(t),
 		actions:  []actionDoc{loadAction(t, "action.yml"), loadAction(t, "setup/action.yml"), loadAction(t, "report/action.yml")},
-		formats:  report.Formats,
+		formats:  testreport.Names(),
 		declared: map[string]int{},
 		record:   fieldDocs(t, reflect.TypeOf(record.Record{}), "../../record"),
 		envelope: fieldDocs(t, reflect.TypeOf(report.Envelope{}), "../../report", "../../record"),
@@ -30,14 +31,11 @@ func loadDocSources(t *testing.T) docSources {
 		}
 		return byName[name]
 	}
-	for _, n := range runners.ParserNames() {
-		get(n).parser = true
-	}
-	for _, d := range runners.Declared() {
-		r := get(d.Runner)
-		r.totals, r.lines, r.evidence = d.Totals != nil, len(d.Lines) > 0, d.Evidence != nil
-		if d.Totals != nil {
-			src.declared[d.Runner]++
+	for _, e := range runners.Catalog() {
+		r := get(e.Name)
+		r.parser, r.totals, r.lines, r.evidence = e.Parser, e.Totals, e.Lines, e.Evidence
+		if e.Totals {
+			src.declared[e.Name]++
 		}
 	}
 	for _, r := range byName {

@@ -36,7 +36,7 @@ const docsDir = "../../docs"
 type docSources struct {
 	commands []commandDoc
 	actions  []actionDoc
-	formats  []string       // report.Formats: summary.source of each report format
+	formats  []string       // testreport.Names(): summary.source of each report format
 	runners  []runnerDoc    // report/runners' parsers and declarations
 	declared map[string]int // runners whose declaration has Totals, for the prose table's check
 	record   []fieldDoc     // record.Record's JSON fields
@@ -310,7 +310,7 @@ func compositeTables(as []actionDoc) string {
 // ---- formats and runners
 
 // formatDocs say, for each report format the code reads, what it is and
-// what tells it apart. A format added to report.Formats without a line here
+// what tells it apart. A format added to testreport.Names() without a line here
 // fails TestDocsGenerated until it is described.
 var formatDocs = map[string][2]string{
 	"junit":  {"JUnit XML: Surefire, Gradle, pytest, jest-junit, PHPUnit, go-junit-report, `node --test`, …", "`<testsuites>`/`<testsuite>` root"},
@@ -337,7 +337,7 @@ func formatsTable(formats []string) (string, error) {
 	}
 	for f := range formatDocs {
 		if !slices.Contains(formats, f) {
-			return "", fmt.Errorf("formatDocs describes %q, which report.Formats does not list", f)
+			return "", fmt.Errorf("formatDocs describes %q, which testreport.Names() does not list", f)
 		}
 	}
 	return b.String(), nil

@@ -19,7 +19,7 @@ type reportOptions struct {
 	dir      string
 	format   string
 	maxBytes int
-	junit    []string
+	reports  []string
 	names    []string
 	baseline string
 }
@@ -47,7 +47,8 @@ func parseReportFlags(args []string, getenv func(string) string, stderr io.Write
 	o := &reportOptions{}
 	fs := newFlagSet("report", "[flags]", stderr)
 	fs.StringVar(&o.dir, "dir", storeDir(getenv), "run store `directory` (env RUNLEDGER_DIR)")
-	fs.Var((*repeated)(&o.junit), "junit", "extra test report `glob`, any format run --junit reads (repeatable); such files never verify a count")
+	fs.Var((*repeated)(&o.reports), "reports", "extra test report `glob`, any format run --reports reads (repeatable; --junit is an alias); such files never verify a count")
+	fs.Var((*repeated)(&o.reports), "junit", "alias of --reports: an extra test report `glob`")
 	fs.Var((*repeated)(&o.names), "name", "report only this run `name` (repeatable)")
 	addReportFlags(fs, o)
 	if err := parse(fs, args); err != nil {
@@ -74,18 +75,18 @@ func (a *app) report(o *reportOptions) error {
 	if err != nil {
 		return err
 	}
-	var junit []string
-	for _, pat := range o.junit {
+	var reports []string
+	for _, pat := range o.reports {
 		m, err := capture.Glob(".", pat)
 		if err != nil {
-			return &usageError{fmt.Sprintf("--junit %q: %v", pat, err)}
+			return &usageError{fmt.Sprintf("--reports %q: %v", pat, err)}
 		}
 		if len(m) == 0 {
-			fmt.Fprintf(a.stderr, "runledger report: --junit %q matched no file\n", pat)
+			fmt.Fprintf(a.stderr, "runledger report: --reports %q matched no file\n", pat)
 		}
-		junit = append(junit, m...)
+		reports = append(reports, m...)
 	}
-	opts := report.Options{Names: o.names, JUnit: junit}
+	opts := report.Options{Names: o.names, Reports: reports}
 	if o.baseline != "" {
 		opts.Baseline = baseline.Local(o.baseline)
 		if opts.Baseline.Reason != "" {

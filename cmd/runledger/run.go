@@ -25,7 +25,7 @@ type runOptions struct {
 	maxLogBytes int64
 	retries     int
 	retryEff    string
-	junit       []string
+	reports     []string
 	quiet       bool
 	report      bool
 	rep         reportOptions
@@ -48,7 +48,8 @@ func parseRunFlags(args []string, getenv func(string) string, stderr io.Writer) 
 	fs.Int64Var(&o.maxLogBytes, "max-log-bytes", capture.DefaultMaxLogBytes, "per stream: past this many `bytes` keep the head and the tail (0: no cap)")
 	fs.IntVar(&o.retries, "retries", 0, "run again up to `N` times while the command fails")
 	fs.StringVar(&o.retryEff, "retry-effects", capture.RetryEffectsRefuse, "`refuse` to retry an attempt that modified or deleted tracked files, or allow")
-	fs.Var((*repeated)(&o.junit), "junit", "test report `glob` written by the command: JUnit, NUnit, xUnit.net, TRX, CTRF, mocha/jest/RSpec/Dart JSON, go test -json (repeatable; ** allowed)")
+	fs.Var((*repeated)(&o.reports), "reports", "test report `glob` written by the command: JUnit, NUnit, xUnit.net, TRX, CTRF, mocha/jest/RSpec/Dart JSON, go test -json (repeatable; ** allowed; --junit is an alias)")
+	fs.Var((*repeated)(&o.reports), "junit", "alias of --reports: a test report `glob` of any of its formats, not only JUnit")
 	fs.BoolVar(&o.quiet, "quiet", false, "do not pass the command's output through")
 	fs.BoolVar(&o.report, "report", false, "after the run, print its report on stdout")
 	addReportFlags(fs, &o.rep)
@@ -162,7 +163,7 @@ func (a *app) captureOptions(o *runOptions, cancel <-chan os.Signal) capture.Opt
 	opts := capture.Options{
 		Name: o.name, Argv: o.argv, Timeout: o.timeout, KillAfter: o.killAfter,
 		PipeWait: o.pipeWait, MaxLogBytes: o.maxLogBytes, Retries: o.retries, RetryEffects: o.retryEff,
-		JUnit: o.junit, CI: capture.CIFromEnv(a.getenv), Version: buildVersion(), Workspace: a.getenv("GITHUB_WORKSPACE"),
+		Reports: o.reports, CI: capture.CIFromEnv(a.getenv), Version: buildVersion(), Workspace: a.getenv("GITHUB_WORKSPACE"),
 		Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Cancel: cancel,
 	}
 	if o.quiet {

@@ -50,7 +50,11 @@ func TestParseRunFlags(t *testing.T) {
 			return o.dir == "/from/env" && strings.Join(o.argv, " ") == "go test ./..." && o.killAfter == 10*time.Second
 		}},
 		{[]string{"--timeout", "5m", "--kill-after=2s", "--junit", "a.xml", "--junit", "b/**/*.xml", "make"}, "", func(o *runOptions) bool {
-			return o.timeout == 5*time.Minute && o.killAfter == 2*time.Second && len(o.junit) == 2 && o.argv[0] == "make"
+			return o.timeout == 5*time.Minute && o.killAfter == 2*time.Second && len(o.reports) == 2 && o.argv[0] == "make"
+		}},
+		// --reports names the files; --junit, its old name, is an alias: both add up.
+		{[]string{"--reports", "a.trx", "--junit", "b.xml", "--reports", "c.json", "make"}, "", func(o *runOptions) bool {
+			return strings.Join(o.reports, " ") == "a.trx b.xml c.json" && o.argv[0] == "make"
 		}},
 		{[]string{"--name", "unit", "--retries", "2", "--dir", "d", "--", "sh", "-c", "--timeout"}, "", func(o *runOptions) bool {
 			return o.name == "unit" && o.retries == 2 && o.dir == "d" && o.argv[2] == "--timeout"

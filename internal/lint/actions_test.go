@@ -116,7 +116,7 @@ func TestCompositeLintCatchesBreakage(t *testing.T) {
 }
 
 // runOnly are the Docker action's inputs that only mode run reads.
-var runOnly = map[string]bool{"command": true, "name": true, "timeout": true, "retries": true, "retry-effects": true, "junit": true, "max-log-bytes": true}
+var runOnly = map[string]bool{"command": true, "name": true, "timeout": true, "retries": true, "retry-effects": true, "reports": true, "junit": true, "max-log-bytes": true}
 
 // TestReportActionMatchesDockerAction: report/action.yml takes the Docker
 // action's inputs for modes report and aggregate, with the same defaults

@@ -108,3 +108,7 @@ func (g *catch2Grammar) open(l *Line) {
 	g.pend.Spans, g.pend.Lines = g.pend.Spans[:0], 0
 	g.pend.add(l)
 }
+
+func init() {
+	register(Grammar{Runner: "catch2", Order: 30, New: func() grammar { return &catch2Grammar{} }})
+}

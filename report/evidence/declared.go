@@ -11,7 +11,7 @@ import "github.com/runledger/runledger/report/runners"
 // what it reads fits the declaration: a heading, maybe right after a rule,
 // the lines under it up to a closing line, and bare verdict lines. Its
 // regexps go into the runner's Declaration.Evidence, its test cases stay
-// in TestGrammars, and it is dropped from newScanner's list.
+// in TestGrammars, and its register call (registry.go) is dropped.
 type declaredGrammar struct {
 	runner string
 	ev     *runners.Evidence

@@ -499,3 +499,21 @@ func jsonField(t []byte, key string) []byte {
 	}
 	return v[:j]
 }
+
+func init() {
+	register(Grammar{Runner: "go", Order: 10, New: func() grammar { return newGoGrammar() },
+		Shapes: Shapes{Verdict: []string{"--- FAIL", "FAIL"}, VerdictIn: []string{"[build failed]"}, Log: goLogLine}})
+	register(Grammar{Runner: "go", Order: 20, New: func() grammar { return &goJSONGrammar{} }, Shapes: Shapes{Payload: jsonPayload}})
+}
+
+// goLogLine is a Go test's t.Log or t.Error line: it names a place, and is
+// no stack frame.
+var goLogLine = regexp.MustCompile(`^[\w./-]+\.go:\d+: `)
+
+// jsonPayload finds the Output field of a go test -json event line.
+func jsonPayload(line string) (field, at int) {
+	if at = outputAt(line); at < 0 {
+		return -1, -1
+	}
+	return at - len(outputKey), at
+}

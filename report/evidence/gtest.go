@@ -301,3 +301,7 @@ func ctestLine(t []byte) bool {
 	}
 	return len(t) > 0 && t[0] >= '0' && t[0] <= '9' && bytes.Contains(t, []byte(" Test ")) && ctestStatus.Match(t)
 }
+
+func init() {
+	register(Grammar{Runner: "gtest", Order: 130, New: func() grammar { return &gtestGrammar{} }, Shapes: Shapes{Verdict: []string{"[  FAILED  ] "}}})
+}

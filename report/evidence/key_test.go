@@ -11,7 +11,7 @@ func TestLineKeyOfJSONEvents(t *testing.T) {
 	for _, tc := range []struct {
 		line string
 		want int
-		at   bool // OutputAt finds the Output field
+		at   bool // outputAt finds the Output field
 	}{
 		{wrap + `"--- FAIL: TestFail/Error_case (0.00s)\n"}`, 0, true},
 		{wrap + `"    flag_groups_test.go:191: Expected error \"a\" but got \"b\"\n"}`, 2, true},
@@ -37,8 +37,8 @@ func TestLineKeyOfJSONEvents(t *testing.T) {
 		if got := LineKey(tc.line); got != tc.want {
 			t.Errorf("LineKey(%s) = %d, want %d", tc.line, got, tc.want)
 		}
-		if got := OutputAt(tc.line) >= 0; got != tc.at {
-			t.Errorf("OutputAt(%s) found = %v, want %v", tc.line, got, tc.at)
+		if got := outputAt(tc.line) >= 0; got != tc.at {
+			t.Errorf("outputAt(%s) found = %v, want %v", tc.line, got, tc.at)
 		}
 	}
 }

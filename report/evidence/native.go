@@ -304,3 +304,9 @@ func jvmFrameKey(t []byte) (key int, ok bool) {
 	}
 	return 1, true
 }
+
+func init() {
+	register(Grammar{Runner: "ctest", Order: 120, New: func() grammar { return &ctestGrammar{} }})
+	register(Grammar{Runner: "sanitizer", Order: 140, New: func() grammar { return &sanitizerGrammar{} }})
+	register(Grammar{Runner: "jvm", Order: 150, New: func() grammar { return &jvmGrammar{} }})
+}

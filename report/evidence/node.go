@@ -173,3 +173,10 @@ func (g *tapGrammar) continues(l *Line) bool {
 	}
 	return false
 }
+
+func init() {
+	register(Grammar{Runner: "jest", Order: 70, New: func() grammar { return &jestGrammar{} }, Shapes: Shapes{Verdict: []string{"● "}}})
+	register(Grammar{Runner: "vitest", Order: 80, New: func() grammar { return &vitestGrammar{} }})
+	register(Grammar{Runner: "node", Order: 90, New: func() grammar { return &nodeGrammar{} }})
+	register(Grammar{Runner: "tap", Order: 100, New: func() grammar { return &tapGrammar{} }, Shapes: Shapes{Verdict: []string{"not ok "}}})
+}

@@ -108,3 +108,7 @@ func (g *numberedGrammar) closes(l *Line, blanks int) bool {
 	}
 	return false
 }
+
+func init() {
+	register(Grammar{Runner: "numbered", Order: 110, New: func() grammar { return newNumberedGrammar() }})
+}

@@ -105,3 +105,17 @@ func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
 	g.block.add(l)
 	return true
 }
+
+func init() {
+	register(Grammar{Runner: "pytest", Order: 40, New: func() grammar { return &pytestGrammar{} },
+		Shapes: Shapes{Verdict: []string{"FAILED ", "ERROR: "}, Framed: "___", Quote: "E ", Bare: pytestBare, Where: pytestWhere}})
+	register(Grammar{Runner: "traceback", Order: 50, New: func() grammar { return &tracebackGrammar{} }})
+}
+
+// pytestBare is pytest's message for an assertion on a call's result
+// (`assert f(x)`): its `+  where` line below names the call.
+var pytestBare = regexp.MustCompile(`^E\s+assert (False|None|True|0|not \S+)\s*$`)
+
+// pytestWhere is pytest's last line of a failure, a location with only
+// an exception's type after it (`pkg/test_x.py:197: AssertionError`).
+var pytestWhere = regexp.MustCompile(`^\S+:\d+: [\w.]*(Error|Exception|Failure|Exit|Interrupt)\s*$`)

@@ -346,11 +346,11 @@ func jsonOutput(line []byte) ([]byte, bool) {
 	return line[i+len(outputKey):], true
 }
 
-// OutputAt returns where the Output field's value starts in a go test
+// outputAt returns where the Output field's value starts in a go test
 // -json event line, or -1: a renderer that must shorten the line cuts
 // the event's wrapper (time, package, test name) before what the test
 // printed.
-func OutputAt(line string) int {
+func outputAt(line string) int {
 	if !strings.HasPrefix(line, `{"`) {
 		return -1
 	}

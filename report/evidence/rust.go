@@ -83,3 +83,7 @@ func (g *cargoGrammar) ends(l *Line) bool {
 	return l.Indent == 0 && (string(t) == "failures:" || string(t) == "successes:" ||
 		hasPrefix(t, "test result: ") || hasPrefix(t, "---- ") && cargoHeading.Match(t))
 }
+
+func init() {
+	register(Grammar{Runner: "cargo", Order: 60, New: func() grammar { return &cargoGrammar{} }, Shapes: Shapes{Verdict: []string{"---- "}}})
+}

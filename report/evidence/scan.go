@@ -3,7 +3,6 @@ package evidence
 import (
 	"bytes"
 	"math/bits"
-	"strings"
 
 	"github.com/runledger/runledger/report/internal/lines"
 )
@@ -67,34 +66,20 @@ type scanner struct {
 	headDone bool
 	escBuf   []byte
 	cur      Line
-	// startMask[c] has bit i set when grammar i can open something on a
-	// line starting with c; busyMask when grammar i has something open.
-	startMask [256]uint32
-	busyMask  uint32
+	// starts[c*words+i/64] has bit i%64 set when grammar i can open
+	// something on a line starting with c (startTable); busy when grammar
+	// i has something open.
+	starts []uint64
+	busy   bitset
+	words  int
 }
 
 func newScanner() *scanner {
-	sc := &scanner{generic: &genericGrammar{}}
-	// The declared runners' grammars (declared.go) come before pytest's
-	// and the traceback's, which leave a line one of them took alone.
-	sc.golang = newGoGrammar()
-	sc.grammars = []grammar{sc.golang, &goJSONGrammar{}}
-	sc.grammars = append(sc.grammars, declaredGrammars()...)
-	sc.grammars = append(sc.grammars,
-		&catch2Grammar{}, &pytestGrammar{}, &tracebackGrammar{}, &cargoGrammar{}, &jestGrammar{}, &vitestGrammar{},
-		&nodeGrammar{}, &tapGrammar{}, newNumberedGrammar(), &ctestGrammar{}, &gtestGrammar{},
-		&sanitizerGrammar{}, &jvmGrammar{})
-	if len(sc.grammars) > 32 {
-		panic("evidence: more grammars than the scanner's 32-bit masks hold")
-	}
-	for i, g := range sc.grammars {
-		st := g.starts()
-		for c := range sc.startMask {
-			if st == "" || c != 0 && strings.IndexByte(st, byte(c)) >= 0 {
-				sc.startMask[c] |= 1 << i
-			}
-		}
-	}
+	sc := &scanner{generic: &genericGrammar{}, grammars: newGrammars()}
+	sc.golang = sc.grammars[0].(*goGrammar)
+	sc.busy = newBitset(len(sc.grammars))
+	sc.words = len(sc.busy)
+	sc.starts = startTable(sc.grammars, sc.words)
 	return sc
 }
 
@@ -139,39 +124,56 @@ func (sc *scanner) line(l *Line) {
 	if len(l.T) > 0 {
 		first = l.T[0]
 	}
-	if sc.busyMask == 0 && passMark(l.T) {
+	if sc.idleBut(0) && passMark(l.T) {
 		// A jest, mocha or node:test `✓ title` line: no grammar opens
 		// anything on it, and no error word can start it.
 		sc.after(l)
 		return
 	}
-	if sc.busyMask&^1 == 0 && goVerdictOrRun(l.T) {
+	if sc.idleBut(1) && goVerdictOrRun(l.T) {
 		// Most of a `go test -v` log: no other grammar acts on these
 		// lines unless it has a block open, so only the go grammar
 		// (grammars[0]) sees them, called directly rather than through
 		// the interface: two of every three lines of a dense log.
 		g := sc.golang
 		sc.claimed = g.line(l, sc)
-		sc.busyMask = 0
+		sc.busy[0] &^= 1
 		if g.busy() {
-			sc.busyMask = 1
+			sc.busy[0] |= 1
 		}
 		sc.after(l)
 		return
 	}
-	for m := sc.busyMask | sc.startMask[first]; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros32(m)
-		g := sc.grammars[i]
-		if g.line(l, sc) {
-			sc.claimed = true
-		}
-		if g.busy() {
-			sc.busyMask |= 1 << i
-		} else {
-			sc.busyMask &^= 1 << i
+	starts := sc.starts[int(first)*sc.words:]
+	for w, busy := range sc.busy {
+		for m := busy | starts[w]; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			g := sc.grammars[w*64+i]
+			if g.line(l, sc) {
+				sc.claimed = true
+			}
+			if g.busy() {
+				sc.busy[w] |= 1 << i
+			} else {
+				sc.busy[w] &^= 1 << i
+			}
 		}
 	}
 	sc.after(l)
+}
+
+// idleBut reports that no grammar has anything open, but those in the
+// first word's bits but (the go grammar's: bit 0).
+func (sc *scanner) idleBut(but uint64) bool {
+	if sc.busy[0]&^but != 0 {
+		return false
+	}
+	for _, w := range sc.busy[1:] {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // goVerdictOrRun reports a line that is `--- PASS: `, `--- SKIP: ` or
@@ -234,7 +236,7 @@ func (sc *scanner) endSegment() {
 		}
 		g.reset()
 	}
-	sc.busyMask = 0
+	clear(sc.busy)
 	sc.generic.reset()
 	sc.headDone = sc.headDone || len(sc.head) > 0 // the head ends with its piece
 }

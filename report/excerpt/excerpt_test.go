@@ -494,7 +494,7 @@ func TestJUnitElements(t *testing.T) {
 	doc := `<testsuites><testsuite><testcase name="a"/><testcase name="b" classname="c">` +
 		`<failure message="m">stack</failure></testcase>` + "\n" +
 		`<testcase name="d"><error type="E"/></testcase><testcase name="e"><skipped/></testcase></testsuite></testsuites>`
-	els, runner, err := junitElements(strings.NewReader(doc), 10)
+	els, runner, err := failureElements(strings.NewReader(doc), 10)
 	if err != nil || len(els) != 2 || runner != "junit" {
 		t.Fatalf("%d elements, %v", len(els), err)
 	}
@@ -525,7 +525,7 @@ func TestReportElements(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.runner, func(t *testing.T) {
-			els, runner, err := junitElements(strings.NewReader(tc.doc), 10)
+			els, runner, err := failureElements(strings.NewReader(tc.doc), 10)
 			if err != nil || len(els) != 1 || runner != tc.runner {
 				t.Fatalf("%d elements, runner %q, %v", len(els), runner, err)
 			}

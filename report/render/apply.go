@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -244,8 +243,8 @@ func dropOrder(env *report.Envelope) [][2]int {
 // first: a test that prints an error on purpose (a CLI's `Error: …` and
 // usage) before its assertion has its output quoted in two pieces, and
 // the piece with `x_test.go:191: Expected …` and `--- FAIL` comes last;
-// pytest quotes a failure's `E` lines and its `file.py:197:
-// AssertionError` location apart, and the `E` lines say it.
+// a runner may quote a failure's marked message lines and its
+// `file.py:197: AssertionError` location apart, and the message says it.
 func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 	best := map[[2]int]bool{}
 	for i, r := range env.Runs {
@@ -257,7 +256,7 @@ func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 			}
 			score[j] = explains(x.Text)
 			if k, ok := top[x.Test]; !ok || score[k].less(score[j]) {
-				top[x.Test] = j // at equal strength the first: jest repeats a failure in its summary
+				top[x.Test] = j // at equal strength the first: a runner may repeat a failure in its summary
 			}
 		}
 		for _, j := range top {
@@ -278,7 +277,7 @@ func repeatOrder(env *report.Envelope, drop [][2]int) [][2]int {
 	}
 	// What says least goes first: a piece holding only a heading the
 	// excerpt's label repeats, then a piece holding only where the test
-	// failed, before a piece holding a message (pytest's `E` lines),
+	// failed, before a piece holding a message (marked message lines),
 	// whatever their places.
 	sort.SliceStable(out, func(a, b int) bool { return worths[out[a]].less(worths[out[b]]) })
 	return out
@@ -299,8 +298,8 @@ func (a worth) less(b worth) bool {
 
 // explains scores how directly a text explains a failure, compared in
 // order: assertion or error lines that carry their own location
-// (`x_test.go:191: Expected …`) or their runner's mark (pytest's `E`
-// lines: its source listing around them holds `assert` too), then assertion or error lines of any
+// (`x_test.go:191: Expected …`) or their runner's mark (evidence.Quoted:
+// the source listing around them holds `assert` too), then assertion or error lines of any
 // kind, then bare locations (`file.py:57: AssertionError`: where, and
 // the exception's type, not what went wrong), then verdict lines (`---
 // FAIL`, `● name`), which the excerpt's label mostly repeats. Lines are
@@ -311,23 +310,19 @@ func explains(text string) worth {
 	for _, ln := range strings.SplitAfter(text, "\n") {
 		t := payload(ln)
 		switch {
-		case verdictLine(t):
+		case evidence.VerdictLine(t):
 			s[3]++
-		case evidence.LineKey(ln) == 2 && !detail(t) && bareLocation.MatchString(t):
+		case evidence.LineKey(ln) == 2 && !detail(t) && evidence.WhereLine(t):
 			s[2]++
 		case evidence.LineKey(ln) == 2 && !detail(t):
 			s[1]++
-			if evidence.HasLocation(ln) || strings.HasPrefix(t, "E ") {
+			if evidence.HasLocation(ln) || evidence.Quoted(t) {
 				s[0]++
 			}
 		}
 	}
 	return s
 }
-
-// bareLocation is a location with only an exception's type after it,
-// pytest's last line of a failure (`pkg/test_x.py:197: AssertionError`).
-var bareLocation = regexp.MustCompile(`^\S+:\d+: [\w.]*(Error|Exception|Failure|Exit|Interrupt)\s*$`)
 
 // clampRun cuts a run's long untrusted strings, returning bytes left out.
 func clampRun(r *report.Run, limit int, w Words) int64 {
@@ -490,8 +485,8 @@ func lineSpan(ln []byte, evidenceLine bool, width int) (int, int) {
 	from := 0
 	if evidenceLine {
 		width *= 2
-		if at := evidence.OutputAt(string(ln)); at > 0 && len(ln) > width+1 {
-			from = at - len(`"Output":"`)
+		if field, at := evidence.PayloadAt(string(ln)); at > 0 && len(ln) > width+1 {
+			from = field
 		}
 	}
 	if len(ln)-from <= width+1 {
@@ -651,7 +646,7 @@ func distances(keep []bool) []int {
 // evidenceLines ranks the lines that carry a failure: 3 for an assertion
 // or error message (or, with none, the last lines, where it stopped), 2
 // for a verdict or heading line (`--- FAIL: TestX`, `FAIL pkg [build
-// failed]`, `not ok 5`, jest's `● name`, pytest's `____ name ____`) and
+// failed]`, `not ok 5`, `● name`, `____ name ____`: evidence.VerdictLine) and
 // for a stack's head below an assertion, 1 for the location next to an
 // assertion, 0 for the rest: a test's progress logging, source listings,
 // the remaining frames. A text with no assertion at all keeps its last
@@ -680,7 +675,7 @@ func firstFirst(rank int) bool { return rank == rankDiff || rank == rankDetail }
 // says the failure first (`expect(received).toBe(expected)`, `x_test.go:9:
 // got 1, want 2`), then what says which test and where (`● name`, `---
 // FAIL`, `at Object.<anonymous> (test/a.test.js:26:27)`), then the diff
-// lines under the message (`+ received`, `> 26 | …`): a jest failure's
+// lines under the message (`+ received`, `> 26 | …`): a failure's
 // thirty lines of diff and code frame must not outrank its heading and
 // location, which a cap of a few lines would then leave out.
 func evidenceRanks(lines []string) (ev, rank []int) {
@@ -694,19 +689,19 @@ func evidenceRanks(lines []string) (ev, rank []int) {
 		case keys[i] == 2:
 			ev[i], strong = 3, true
 			rank[i] = rankMessage
-			if bareLocation.MatchString(t) {
+			if evidence.WhereLine(t) {
 				rank[i] = rankWhere // `file.py:485: AssertionError`: where, its `E` lines say what
 			}
 			if detail(t) {
 				rank[i] = rankDiff
-				if evidence.LineKey(strings.TrimLeft(strings.TrimPrefix(t, "E "), " ")[2:]) == 2 {
+				if evidence.LineKey(strings.TrimLeft(evidence.Unquote(t), " ")[2:]) == 2 {
 					rank[i] = rankDetail // `- Expected  - 2`, `> 26 |   expect(x).toBe(expected)`
 				}
 			}
-		case verdictLine(t):
+		case evidence.VerdictLine(t):
 			ev[i], rank[i] = 2, rankWhere
 		}
-		if i > 0 && rank[i] == rankDiff && bareAssert.MatchString(payload(lines[i-1])) {
+		if i > 0 && rank[i] == rankDiff && evidence.BareMessage(payload(lines[i-1])) {
 			// `E  +  where False = f(x)` says what `E  assert False` does not
 			rank[i], rank[i-1] = rankMessage, rankDetail
 		}
@@ -752,34 +747,20 @@ func evidenceRanks(lines []string) (ev, rank []int) {
 	return ev, rank
 }
 
-// bareAssert is pytest's message for an assertion on a call's result
-// (`assert f(x)`): its `+  where` line below names the call.
-var bareAssert = regexp.MustCompile(`^E\s+assert (False|None|True|0|not \S+)\s*$`)
-
-// payload is a line as a test printed it: trimmed, and for a go test
-// -json event its Output.
+// payload is a line as a test printed it: trimmed, and for an event line
+// (evidence.PayloadAt) what the test printed.
 func payload(ln string) string {
-	if at := evidence.OutputAt(ln); at >= 0 {
+	if _, at := evidence.PayloadAt(ln); at >= 0 {
 		ln = ln[at:]
 	}
 	return strings.TrimLeft(ln, " \t")
 }
 
-// verdictLine: a line that names a failing test or package.
-func verdictLine(t string) bool {
-	for _, p := range []string{"--- FAIL", "FAIL", "not ok ", "FAILED ", "● ", "ERROR: ", "---- ", "[  FAILED  ] "} {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
-	}
-	return strings.Contains(t, "[build failed]") || strings.HasPrefix(t, "___") && strings.HasSuffix(strings.TrimSpace(t), "___")
-}
-
 // detail: a diff or source line (`+ …`, `- Expected - 2`, `> 26 | …`,
-// pytest's `E   +  where …`): it shows the failure, the message above it
+// a marked `E   +  where …`): it shows the failure, the message above it
 // says it.
 func detail(t string) bool {
-	t = strings.TrimLeft(strings.TrimPrefix(t, "E "), " ")
+	t = strings.TrimLeft(evidence.Unquote(t), " ")
 	return strings.HasPrefix(t, "+ ") || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "> ")
 }
 
@@ -792,14 +773,11 @@ func stackHead(lines []string, keys, ev []int, i int) int {
 	for j := i + 1; j < min(i+48, len(lines)); j++ {
 		t := payload(lines[j])
 		switch {
-		case ev[j] == 2 && verdictLine(t), keys[j] == 2 && !detail(t):
+		case ev[j] == 2 && evidence.VerdictLine(t), keys[j] == 2 && !detail(t):
 			return 0
-		case keys[j] == 1 && !goLogLine.MatchString(t):
+		case keys[j] == 1 && !evidence.LogLine(t):
 			return j
 		}
 	}
 	return 0
 }
-
-// goLogLine is a Go test's t.Log or t.Error line.
-var goLogLine = regexp.MustCompile(`^[\w./-]+\.go:\d+: `)

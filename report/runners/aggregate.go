@@ -67,22 +67,21 @@ type state struct {
 	// their feeds change that, so it is set after they read a line rather
 	// than asked of seven parsers on every line wants sees.
 	follow bool
+	// rules: a parser reads `--- ` and `=== ` lines too (ruleReader);
+	// wanting: a stateWanter is wanting. Set with follow, so that the
+	// lines of a dense go -v log ask no parser.
+	rules, wanting bool
 
-	parsers   []parser
+	parsers []parser
+	// followers, wanters and readers are the parsers that are followers,
+	// stateWanters and ruleReaders (registry.go).
+	followers []follower
+	wanters   []stateWanter
+	readers   []ruleReader
+	// The parsers the fast paths call directly.
 	golang    *goParser
 	gotestsum *gotestsumParser
-	ava       *avaParser
-	surefire  *surefireParser
-	cargo     *cargoParser
-	mocha     *mochaParser
-	jest      *jestParser
-	nodeSpec  *nodeParser
-	nodeTap   *nodeParser
-	vitest    *vitestParser
 	pytest    *pytestParser
-	gtest     *gtestParser
-	catch2    *catch2Parser
-	exunit    *exunitParser
 	ws        string
 	// onlyDecor: wants took the line only for its `file.go:N:` text;
 	// onlyPytest: only for pytest -v's `x.py::test PASSED  [ 40%]` shape.
@@ -93,15 +92,26 @@ type state struct {
 	verifier   bool // re-reads a scan's lines: builds no test index
 }
 
-func newState() *state {
-	st := &state{golang: &goParser{}, gotestsum: newGotestsumParser(), cargo: &cargoParser{}, mocha: &mochaParser{}, jest: &jestParser{}, ava: newAvaParser(), surefire: newSurefireParser(),
-		nodeSpec: &nodeParser{src: "node"}, nodeTap: &nodeParser{src: "tap"}, vitest: &vitestParser{}, pytest: &pytestParser{}, gtest: &gtestParser{},
-		catch2: &catch2Parser{}, exunit: &exunitParser{}}
-	st.parsers = []parser{
-		st.golang, st.gotestsum, st.pytest, st.cargo,
-		st.nodeTap, st.nodeSpec, st.jest,
-		st.mocha, st.vitest, st.ava, st.surefire, &gradleParser{}, st.gtest, st.catch2, st.exunit,
+func newState() *state { return newStateOf(false) }
+
+// newStateOf builds the state from the registry: every registered parser,
+// then every declared Totals.
+func newStateOf(verifier bool) *state {
+	st := &state{parsers: parsers(verifier), verifier: verifier}
+	for _, p := range st.parsers {
+		if f, ok := p.(follower); ok {
+			st.followers = append(st.followers, f)
+		}
+		if w, ok := p.(stateWanter); ok {
+			st.wanters = append(st.wanters, w)
+		}
+		if r, ok := p.(ruleReader); ok {
+			st.readers = append(st.readers, r)
+		}
 	}
+	st.golang = parserOf[*goParser](st.parsers)
+	st.gotestsum = parserOf[*gotestsumParser](st.parsers)
+	st.pytest = parserOf[*pytestParser](st.parsers)
 	st.declared = declaredParsers()
 	return st
 }
@@ -120,12 +130,7 @@ func (st *state) readerAt(ra io.ReaderAt) {
 // newVerifier is the state that re-reads a scan's counted lines. The test
 // index is not part of what it must reproduce (see sameResult), so it
 // builds none: in a dense log that was a third of its allocations.
-func newVerifier() *state {
-	st := newState()
-	st.verifier, st.golang.verifier, st.pytest.verifier, st.gtest.verifier = true, true, true, true
-	st.catch2.verifier, st.exunit.verifier = true, true
-	return st
-}
+func newVerifier() *state { return newStateOf(true) }
 
 // npmBanner is npm's `> pkg@1.0.0 test` line; it tells workspaces apart, so
 // `npm test --workspaces` sums its runs instead of taking them for retries.
@@ -175,7 +180,7 @@ func (st *state) feed(l *line) bool {
 			used = true
 		}
 	}
-	st.follow = st.following()
+	st.follow, st.rules, st.wanting = st.following(), st.readRules(), st.anyWanting()
 	if st.feedDeclared(l) {
 		used = true
 	}
@@ -211,17 +216,19 @@ func (st *state) wants(l *line) bool {
 	if len(t) == 0 {
 		return false
 	}
-	if startWanted(t) || t[len(t)-1] == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) || totalPrefixes.match(t) || nativeEnd[t[len(t)-1]] && nativeWants(t) {
+	if wanted.match(t) || totalPrefixes.match(t) {
 		return true
 	}
 	if t[len(t)-1] == ']' && bytes.HasSuffix(t, []byte("%]")) { // pytest -v's verdicts
 		st.onlyPytest = true
 		return true
 	}
-	// gtest's failure lines start with their path: `t.cc:5: Failure`, and
-	// with MSVC, inside a test, `t.cc(5): error: …`.
-	if t[len(t)-1] == 'e' && bytes.HasSuffix(t, []byte(": Failure")) || st.gtest.inTest() && bytes.Contains(t, []byte("): error: ")) {
-		return true
+	if st.wanting {
+		for _, w := range st.wanters {
+			if w.wanting() && w.wants(t) {
+				return true
+			}
+		}
 	}
 	// go and gotestsum attach `file.go:12: message` lines to failures;
 	// such a line starts with its path once trimmed.
@@ -232,10 +239,12 @@ func (st *state) wants(l *line) bool {
 // following reports whether a hand-written parser takes whatever line
 // comes next.
 func (st *state) following() bool {
-	return st.mocha.title != nil || st.cargo.msgOf != "" || st.cargo.more > 0 || st.jest.msgLeft > 0 || st.jest.frameLeft > 0 || st.mocha.msgLeft > 0 || st.mocha.frameLeft > 0 ||
-		st.nodeSpec.msgLeft > 0 || st.nodeTap.msgLeft > 0 || st.vitest.msgLeft > 0 || st.pytest.inDoctest() || st.pytest.seeking() || st.pytest.inNative() ||
-		st.golang.plain.example.reading() || st.golang.plain.panicAt.reading() || st.golang.plain.race.reading() || st.ava.following() || st.gtest.following() || st.surefire.following() ||
-		st.catch2.following() || st.exunit.following()
+	for _, f := range st.followers {
+		if f.following() {
+			return true
+		}
+	}
+	return false
 }
 
 // decor hands a line wanted only for its `file.go:12: message` text to the
@@ -256,43 +265,6 @@ func (st *state) decor(l *line) {
 		l.materialize()
 		st.gotestsum.feedDecor(l)
 	}
-}
-
-// startWanted checks the line starts parsers look for.
-func startWanted(t []byte) bool {
-	switch t[0] {
-	case '{', '=', '[', '>': // JSON, ===, pytest, maven, gradle/npm
-		return true
-	case 0xE2: // ℹ ✖ ● ✘ ─ only: a verbose jest or mocha log is mostly ✓ lines, node's spec ✔ lines
-		return hasPrefix(t, "ℹ ") || hasPrefix(t, "✖ ") || hasPrefix(t, "● ") || hasPrefix(t, "✘ [") || string(t) == "─"
-	case '-':
-		return hasPrefix(t, "--- ") || hasPrefix(t, "---- ")
-	case 'o':
-		return hasPrefix(t, "ok")
-	case 'F':
-		return hasPrefix(t, "FAIL")
-	case 'p':
-		return hasPrefix(t, "panic: ")
-	case 'D':
-		return hasPrefix(t, "DONE ") || hasPrefix(t, "Doc-tests ")
-	case 'E':
-		return hasPrefix(t, "ERROR ") || hasPrefix(t, "E ") || hasPrefix(t, "Expected:") // pytest's assertion lines, a doctest's
-	case '_':
-		return hasPrefix(t, "___") // pytest's failure headings
-	case 'R':
-		return hasPrefix(t, "Running ")
-	case 't':
-		return hasPrefix(t, "test ") || hasPrefix(t, "thread '")
-	case '#':
-		return hasPrefix(t, "# ")
-	case 'n':
-		return hasPrefix(t, "not ok ")
-	case 'T':
-		return hasPrefix(t, "Test")
-	case 'W':
-		return hasPrefix(t, "WARNING: DATA RACE")
-	}
-	return t[0] >= '0' && t[0] <= '9'
 }
 
 // hasPrefix is bytes.HasPrefix for a short constant prefix, without the
@@ -324,8 +296,31 @@ func (st *state) quiet(l *line) bool {
 		return false
 	}
 	last := t[len(t)-1]
-	return st.mocha.title == nil && st.cargo.msgOf == "" && !st.declBusy && last != '=' &&
-		(last != 'D' || !bytes.HasSuffix(t, []byte(" FAILED")))
+	if st.declBusy || last == '=' || last == 'D' && bytes.HasSuffix(t, []byte(" FAILED")) {
+		return false
+	}
+	return !st.rules
+}
+
+// anyWanting reports whether a stateWanter wants lines beyond the table's.
+func (st *state) anyWanting() bool {
+	for _, w := range st.wanters {
+		if w.wanting() {
+			return true
+		}
+	}
+	return false
+}
+
+// readRules reports whether a parser reads the `--- ` and `=== ` lines
+// the go parser otherwise takes alone.
+func (st *state) readRules() bool {
+	for _, r := range st.readers {
+		if r.readsRules() {
+			return true
+		}
+	}
+	return false
 }
 
 type part struct {
@@ -373,20 +368,24 @@ func (st *state) summary() *Summary {
 	return s
 }
 
-// dropWrapped removes the go results that gotestsum, which wraps go test and
-// prints its lines, summarised again: those before its last DONE line. A go
-// run after it is another run and stays.
+// dropWrapped removes the results of a wrapped runner that its wrapper
+// (Parser.Wraps: gotestsum prints go test's lines and sums them up again)
+// summarised: those before the wrapper's last result. A run of the
+// wrapped runner after it is another run and stays.
 func dropWrapped(parts []part) []part {
-	done := int64(-1)
+	done := map[string]int64{} // wrapped runner: offset of its wrapper's last result
 	for _, p := range parts {
-		if p.name == "gotestsum" {
-			done = p.attempts[len(p.attempts)-1].at
+		if w := wrapsOf(p.name); w != "" {
+			done[w] = p.attempts[len(p.attempts)-1].at
 		}
+	}
+	if len(done) == 0 {
+		return parts
 	}
 	out := parts[:0:0]
 	for _, p := range parts {
-		if p.name == "go" && done >= 0 {
-			p.attempts = slices.DeleteFunc(slices.Clone(p.attempts), func(a attempt) bool { return a.at < done })
+		if at, ok := done[p.name]; ok {
+			p.attempts = slices.DeleteFunc(slices.Clone(p.attempts), func(a attempt) bool { return a.at < at })
 		}
 		if len(p.attempts) > 0 {
 			out = append(out, p)

@@ -190,3 +190,8 @@ func (p *avaParser) end(ws string) []attempt {
 	p.closeIfRead(ws)
 	return p.atts
 }
+
+func init() {
+	register(Declaration{Runner: "ava", Parser: &Parser{New: func(bool) parser { return newAvaParser() }, Order: 100,
+		Starts: []string{"✘ [", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, Lines: []string{"─"}}})
+}

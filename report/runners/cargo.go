@@ -108,3 +108,8 @@ func (p *cargoParser) feedPanic(t string) {
 }
 
 func (p *cargoParser) end(string) []attempt { return p.atts }
+
+func (p *cargoParser) following() bool { return p.msgOf != "" || p.more > 0 }
+
+// readsRules: a test's captured output may hold `--- ` and `=== ` lines.
+func (p *cargoParser) readsRules() bool { return p.msgOf != "" }

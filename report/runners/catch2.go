@@ -92,13 +92,11 @@ func (p *catch2Parser) name() string { return "catch2" }
 // a failure's message is being read, or a total's second line may follow.
 func (p *catch2Parser) following() bool { return p.hdr > 0 || p.msgLeft > 0 || p.cases }
 
-// nativeWants reports a line, blanks trimmed and not empty, that Catch2's
-// or ExUnit's parser may act on when it follows nothing, beyond the
-// digit-led and "test " lines every parser is shown: a Catch2 banner,
-// rule, FAILED line or "All tests passed (…)", ExUnit's "Finished in" and
-// --trace's lines. It is asked of most lines of every log, so it looks at
-// the line's last byte first.
-func nativeWants(t []byte) bool {
+// catch2Wants reports a line, blanks trimmed and not empty, that
+// Catch2's parser may act on when it follows nothing, beyond the
+// digit-led and "test " lines: a banner, a rule, a FAILED line or "All
+// tests passed (…)". It is asked of the lines ending in ".:-)]" only.
+func catch2Wants(t []byte) bool {
 	switch t[len(t)-1] {
 	case '.':
 		return hasSuffixB(t, " host application.")
@@ -107,23 +105,12 @@ func nativeWants(t []byte) bool {
 	case '-':
 		return t[0] == '-' && len(t) >= 40
 	case ')':
-		return t[0] == 'A' && hasPrefix(t, "All tests passed (") || t[0] == 'F' && hasPrefix(t, "Finished in ")
-	case 's':
-		return t[0] == 'F' && hasPrefix(t, "Finished in ")
+		return t[0] == 'A' && hasPrefix(t, "All tests passed (")
 	case ']': // pytest -v's lines end so too: "[ 50%]"
-		return t[0] == '*' || len(t) > 5 && t[len(t)-5] == '.' && hasSuffixB(t, ".exs]")
+		return t[0] == '*'
 	}
 	return false
 }
-
-// nativeEnd: the last bytes of the lines nativeWants may want, looked up
-// before it is called.
-var nativeEnd = func() (e [256]bool) {
-	for _, c := range ".:-)s]" {
-		e[c] = true
-	}
-	return e
-}()
 
 // ctestStatus matches a failing test's status line (ctestFailed's), its
 // number in m[1]; only a line with "***" is tried.

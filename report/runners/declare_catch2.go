@@ -8,12 +8,14 @@ import "regexp"
 // failing test case is named by the header printed over its FAILED line,
 // over several lines, which a declaration's one Failure line cannot say.
 func init() {
-	declare(Declaration{Runner: "catch2", Lines: []LineRule{
-		{Re: catch2Banner, Run: true, Verdict: Ran},
-		{Re: regexp.MustCompile(`^\S+(?::\d+|\(\d+\)): FAILED:$`), Run: true, Verdict: Failed},
-		{Re: catch2Cases, Run: true, Total: true, Judge: judgeCatch2},
-		{Re: catch2All, Run: true, Total: true, Verdict: Passed},
-	}})
+	register(Declaration{Runner: "catch2", Parser: &Parser{New: func(v bool) parser { return &catch2Parser{verifier: v} }, Order: 140,
+		Starts: []string{"test ", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, Want: catch2Wants, WantEnds: ".:-)]"},
+		Lines: []LineRule{
+			{Re: catch2Banner, Run: true, Verdict: Ran},
+			{Re: regexp.MustCompile(`^\S+(?::\d+|\(\d+\)): FAILED:$`), Run: true, Verdict: Failed},
+			{Re: catch2Cases, Run: true, Total: true, Judge: judgeCatch2},
+			{Re: catch2All, Run: true, Total: true, Verdict: Passed},
+		}})
 }
 
 // judgeCatch2 reads "test cases: 4 | 1 passed | 3 failed": failed when a

@@ -21,7 +21,7 @@ import (
 // it, too late to belong to the run it follows); disabled tests ("***Not
 // Run (Disabled)") and skipped ones ("***Skipped") are not failures.
 func init() {
-	declare(Declaration{Runner: "ctest", Lines: []LineRule{
+	register(Declaration{Runner: "ctest", Lines: []LineRule{
 		{Re: ctestBegin, Run: true, Verdict: Ran},
 		{Re: ctestTotal, Run: true, Total: true, Judge: judgeCTest},
 		{Re: regexp.MustCompile(`^The following tests FAILED:$`), Run: true, Verdict: Failed},

@@ -11,15 +11,17 @@ import "regexp"
 // its headings start with a digit and no banner precedes them, and
 // --trace names passing tests.
 func init() {
-	declare(Declaration{Runner: "exunit", Lines: []LineRule{
-		{Re: regexp.MustCompile(`^Finished in [0-9.]+ seconds? \((?:[0-9.]+m?s on load, )?[0-9.]+m?s async, [0-9.]+m?s sync\)$`), Run: true, Verdict: Ran},
-		{Re: exunitTotal, Run: true, Total: true, Judge: judgeExUnit},
-	}, Evidence: &Evidence{
-		Starts:  "0123456789",
-		Open:    regexp.MustCompile(`^ +\d+\) (?:[A-Z][\w.]*: )?((?:test|doctest|property) .+?|failure on setup_all callback)(?: \([A-Z][\w.]*\)|, all tests have been invalidated)$`),
-		Close:   regexp.MustCompile(`^(?: +\d+\) \S| +\* \S|Finished in |==> |[A-Z][\w.]* \[\S+\.exs\]$|[.*]+$)`),
-		Verdict: regexp.MustCompile(`^(?:\d+ (?:doctests?|propert(?:y|ies)), )*\d+ tests?, (?:[1-9]\d* failures?|\d+ failures?, .*\b[1-9]\d* invalid)`),
-	}})
+	register(Declaration{Runner: "exunit", Parser: &Parser{New: func(v bool) parser { return &exunitParser{verifier: v} }, Order: 150,
+		Starts: []string{"test ", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, Want: exunitWants, WantEnds: ")s]"},
+		Lines: []LineRule{
+			{Re: regexp.MustCompile(`^Finished in [0-9.]+ seconds? \((?:[0-9.]+m?s on load, )?[0-9.]+m?s async, [0-9.]+m?s sync\)$`), Run: true, Verdict: Ran},
+			{Re: exunitTotal, Run: true, Total: true, Judge: judgeExUnit},
+		}, Evidence: &Evidence{
+			Starts:  "0123456789",
+			Open:    regexp.MustCompile(`^ +\d+\) (?:[A-Z][\w.]*: )?((?:test|doctest|property) .+?|failure on setup_all callback)(?: \([A-Z][\w.]*\)|, all tests have been invalidated)$`),
+			Close:   regexp.MustCompile(`^(?: +\d+\) \S| +\* \S|Finished in |==> |[A-Z][\w.]* \[\S+\.exs\]$|[.*]+$)`),
+			Verdict: regexp.MustCompile(`^(?:\d+ (?:doctests?|propert(?:y|ies)), )*\d+ tests?, (?:[1-9]\d* failures?|\d+ failures?, .*\b[1-9]\d* invalid)`),
+		}})
 }
 
 // judgeExUnit reads "5 tests, 2 failures, 1 excluded, 1 invalid": failed

@@ -18,13 +18,15 @@ import "regexp"
 // passing line, never as a total, and a run that crashed (no total at
 // all) is no pass.
 func init() {
-	declare(Declaration{Runner: "gtest", Lines: []LineRule{
-		{Re: regexp.MustCompile(`^\[==========\] (?:Running )?\d+ tests? from \d+ test (?:suites?|cases?)(?:\.| ran\.)`), Run: true, Verdict: Ran},
-		{Re: regexp.MustCompile(`^\[ RUN      \] \S+$`), Run: true, Verdict: Ran},
-		{Re: regexp.MustCompile(`^\[       OK \] \S+(?: \(\d+ ms\))?$`), Run: true, Verdict: Ran},
-		{Re: regexp.MustCompile(`^\[  PASSED  \] \d+ tests?\.$`), Run: true, Verdict: Passed},
-		{Re: regexp.MustCompile(`^\[  FAILED  \] \d+ tests?, listed below:$`), Run: true, Total: true, Verdict: Failed},
-		{Re: regexp.MustCompile(`^\[  FAILED  \] \S+`), Run: true, Verdict: Failed},
-		{Re: regexp.MustCompile(`^\d+ FAILED TESTS?$`), Run: true, Verdict: Failed},
-	}, Targets: []*regexp.Regexp{regexp.MustCompile(`^\[----------\] \d+ tests? from ([^\s,]+)(?:, where .*)?$`)}})
+	register(Declaration{Runner: "gtest", Parser: &Parser{New: func(v bool) parser { return &gtestParser{verifier: v} }, Order: 130,
+		Starts: []string{"["}, Ends: []string{": Failure"}},
+		Lines: []LineRule{
+			{Re: regexp.MustCompile(`^\[==========\] (?:Running )?\d+ tests? from \d+ test (?:suites?|cases?)(?:\.| ran\.)`), Run: true, Verdict: Ran},
+			{Re: regexp.MustCompile(`^\[ RUN      \] \S+$`), Run: true, Verdict: Ran},
+			{Re: regexp.MustCompile(`^\[       OK \] \S+(?: \(\d+ ms\))?$`), Run: true, Verdict: Ran},
+			{Re: regexp.MustCompile(`^\[  PASSED  \] \d+ tests?\.$`), Run: true, Verdict: Passed},
+			{Re: regexp.MustCompile(`^\[  FAILED  \] \d+ tests?, listed below:$`), Run: true, Total: true, Verdict: Failed},
+			{Re: regexp.MustCompile(`^\[  FAILED  \] \S+`), Run: true, Verdict: Failed},
+			{Re: regexp.MustCompile(`^\d+ FAILED TESTS?$`), Run: true, Verdict: Failed},
+		}, Targets: []*regexp.Regexp{regexp.MustCompile(`^\[----------\] \d+ tests? from ([^\s,]+)(?:, where .*)?$`)}})
 }

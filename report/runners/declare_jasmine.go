@@ -16,7 +16,7 @@ import (
 // "Started"), and failures are named only in the "Failures:" section: the
 // pending specs are numbered too.
 func init() {
-	declare(Declaration{Runner: "jasmine", Lines: []LineRule{
+	register(Declaration{Runner: "jasmine", Lines: []LineRule{
 		{Re: jasmineTotal, Run: true, Total: true, Judge: judgeJasmine},
 	}, Scripts: []*regexp.Regexp{regexp.MustCompile(`(^|/)jasmine$`)},
 		Totals: &Totals{

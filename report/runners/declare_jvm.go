@@ -6,7 +6,7 @@ import "regexp"
 // after its "[INFO] " tag) or BUILD SUCCESSFUL / BUILD FAILED (Gradle),
 // the verdict of the whole build, whatever ran under it.
 func init() {
-	declare(Declaration{Runner: "jvm", Outer: true, Lines: []LineRule{
+	register(Declaration{Runner: "jvm", Outer: true, Lines: []LineRule{
 		{Re: regexp.MustCompile(`^BUILD FAIL(ED|URE)?\b`), Run: true, Total: true, Verdict: Failed},
 		{Re: regexp.MustCompile(`^BUILD SUCCESS(FUL)?\b`), Run: true, Total: true, Verdict: Passed},
 	}})

@@ -7,10 +7,10 @@ import "regexp"
 // the runner it ran, whether it failed or passed, and make owns only the
 // builds no other runner's line shows.
 func init() {
-	declare(Declaration{Runner: "make", Lines: []LineRule{
+	register(Declaration{Runner: "make", Lines: []LineRule{
 		{Re: regexp.MustCompile(`^g?make(\[\d+\])?: \*\*\* `), Run: true, Verdict: Failed},
 	}})
-	declare(Declaration{Runner: "cmake", Lines: []LineRule{
+	register(Declaration{Runner: "cmake", Lines: []LineRule{
 		{Re: regexp.MustCompile(`^CMake Error\b`), Run: true, Verdict: Failed},
 		{Re: regexp.MustCompile(`^-- Configuring incomplete, errors occurred!$`), Run: true, Total: true, Verdict: Failed},
 		{Re: regexp.MustCompile(`^-- Build files have been written to: `), Run: true, Total: true, Verdict: Passed},

@@ -19,7 +19,7 @@ import (
 // is read only inside a run, after the "Finished in" line: the prefilter
 // sends only lines starting "Finished in " to the regexps.
 func init() {
-	declare(Declaration{Runner: "minitest", Lines: []LineRule{
+	register(Declaration{Runner: "minitest", Lines: []LineRule{
 		{Re: minitestFinished, Run: true, Verdict: Ran},
 		{Re: minitestTotal, Run: true, Total: true, Judge: judgeMinitest},
 	}, Totals: &Totals{

@@ -20,7 +20,7 @@ import (
 // error or warning section (Within), and only inside a run (after the
 // banner). The counts are read wherever the total is, banner or not.
 func init() {
-	declare(Declaration{Runner: "phpunit", Lines: []LineRule{
+	register(Declaration{Runner: "phpunit", Lines: []LineRule{
 		{Re: phpunitBanner, Run: true, Verdict: Ran},
 		{Re: phpunitOK, Run: true, Total: true, Verdict: Passed},
 		{Re: phpunitCounts, Run: true, Total: true, Judge: judgePHPUnit},

@@ -23,7 +23,7 @@ import (
 // names, passed the rest; Tests= (the TAP tests the files ran, skipped and
 // TODO ones among them) is in the note.
 func init() {
-	declare(Declaration{Runner: "prove", Lines: []LineRule{
+	register(Declaration{Runner: "prove", Lines: []LineRule{
 		{Re: proveFiles, Run: true, Verdict: Ran},
 		{Re: proveResult, Run: true, Total: true, Judge: judgeProve},
 		{Re: proveReport, Run: true, Verdict: Failed},

@@ -21,7 +21,7 @@ import (
 // come before the total; the "rspec ./spec/…" lines come after it, too
 // late to belong to the run they follow, and are read by compaction.
 func init() {
-	declare(Declaration{Runner: "rspec", Lines: []LineRule{
+	register(Declaration{Runner: "rspec", Lines: []LineRule{
 		{Re: rspecFinished, Run: true, Verdict: Ran},
 		{Re: rspecTotal, Run: true, Total: true, Judge: judgeRSpec},
 		{Re: regexp.MustCompile(`^rspec \./\S+:\d+ # `), Run: true, Verdict: Failed},

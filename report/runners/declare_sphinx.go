@@ -9,7 +9,7 @@ import "regexp"
 // pytest -s print its banner between pytest's lines, and that is
 // pytest's run, which only a later pytest run supersedes.
 func init() {
-	declare(Declaration{Runner: "sphinx-build", Lines: []LineRule{
+	register(Declaration{Runner: "sphinx-build", Lines: []LineRule{
 		{Re: regexp.MustCompile(`^Running Sphinx v\d`), Run: true, Verdict: Ran},
 		{Re: regexp.MustCompile(`^Exception occurred:$`), Run: true, Verdict: Failed},
 		{Re: regexp.MustCompile(`^build succeeded\b`), Run: true, Total: true, Verdict: Passed},

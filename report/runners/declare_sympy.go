@@ -16,7 +16,7 @@ import (
 // and one wider still is wrapped after a comma, its last line "in 0.21
 // seconds" or "2 exceptions, in 0.21 seconds": a total of two lines.
 func init() {
-	declare(Declaration{Runner: "sympy-bin-test", Lines: []LineRule{
+	register(Declaration{Runner: "sympy-bin-test", Lines: []LineRule{
 		{Re: sympyBegin, Run: true, Verdict: Ran},
 		{Re: sympyTotal, Run: true, Total: true, Judge: judgeCounts("failed", "exception")},
 		{Re: sympyDoNotCommit, Run: true, Verdict: Failed},

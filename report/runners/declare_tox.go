@@ -6,7 +6,7 @@ import "regexp"
 // ("py39: OK (1.2 seconds)", "py39: FAIL code 1 (…)"). tox runs another
 // runner inside, so it is outer.
 func init() {
-	declare(Declaration{Runner: "tox", Outer: true, Lines: []LineRule{
+	register(Declaration{Runner: "tox", Outer: true, Lines: []LineRule{
 		{Re: regexp.MustCompile(`^congratulations :\)`), Run: true, Total: true, Verdict: Passed},
 		{Re: regexp.MustCompile(`^evaluation failed :\(`), Run: true, Total: true, Verdict: Failed},
 		{Re: regexp.MustCompile(`^ERROR: +[\w.-]+: commands failed$`), Run: true, Total: true, Verdict: Failed},

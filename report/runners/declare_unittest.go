@@ -18,11 +18,11 @@ import (
 // test (a setUpClass that raised), which Ran N does not: when the
 // subtraction goes below zero, passed is left unknown.
 func init() {
-	declare(Declaration{Runner: "django-runtests", Outer: true, Lines: []LineRule{
+	register(Declaration{Runner: "django-runtests", Outer: true, Lines: []LineRule{
 		{Re: regexp.MustCompile(`^(Creating|Destroying|Cloning) test database for alias '\w+'`), Run: true, Verdict: Ran},
 		{Re: regexp.MustCompile(`^Testing against Django installed in `), Run: true, Verdict: Ran},
 	}, Scripts: []*regexp.Regexp{regexp.MustCompile(`(^|/)tests/runtests\.py$`)}})
-	declare(Declaration{Runner: "unittest", Lines: []LineRule{
+	register(Declaration{Runner: "unittest", Lines: []LineRule{
 		{Re: unittestRan, Run: true, Verdict: Ran},
 		{Re: regexp.MustCompile(`^OK(?: \((?:skipped|expected failures|unexpected successes)=\d+.*\))?$`), Total: true, Verdict: Passed},
 		{Re: regexp.MustCompile(`^FAILED \(((?:failures|errors|skipped|expected failures|unexpected successes)=\d+.*)\)$`), Run: true, Total: true, Verdict: Failed},

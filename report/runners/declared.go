@@ -2,18 +2,20 @@ package runners
 
 import (
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 )
 
-// Declaration is what one runner prints that tells its run apart from a
-// text quoting one: the lines only it writes, in the shape it writes them,
-// how it sums a run up, and what of its output explains a failure. Each
-// runner declares itself once, in its own file (declare_*.go), and that
-// one declaration is read by compaction (Lines, Targets, Scripts), by the
-// report's summary (Totals) and by its excerpts (Evidence, read by
-// report/evidence), so a runner added here is known to all three.
+// Declaration is one runner's registration (registry.go): what it prints
+// that tells its run apart from a text quoting one, the lines only it
+// writes, in the shape it writes them, how it sums a run up (a declared
+// Totals or a Parser of its own), and what of its output explains a
+// failure. Each runner registers once, from its own file, and that one
+// declaration is read by compaction (Lines, Targets, Scripts), by the
+// report's summary (Totals, Parser) and by its excerpts (Evidence, read by
+// report/evidence), so a runner added here is known to all three. A
+// runner whose excerpts need a grammar of their own registers it in
+// report/evidence under the same name.
 type Declaration struct {
 	// Runner is the runner part of a run's family key ("pytest", "make").
 	Runner string
@@ -49,6 +51,9 @@ type Declaration struct {
 	// Evidence, when set, is what of its output explains a failure, for
 	// report's excerpts (declared_evidence.go).
 	Evidence *Evidence
+	// Parser, when set, is the runner's hand-written summary parser
+	// (registry.go), for output Totals cannot read.
+	Parser *Parser
 }
 
 // LineRule is one kind of line a runner prints.
@@ -83,22 +88,8 @@ type Match struct {
 	Verdict Verdict
 }
 
-// declarations are kept sorted by runner, so that matching does not
-// depend on the order the files' init functions ran in; no two runners
-// declare the same line.
+// declarations are the registered runners (registry.go), sorted by name.
 var declarations []Declaration
-
-// declare adds a runner; the per-runner files call it from init.
-func declare(d Declaration) {
-	declarations = append(declarations, d)
-	if d.Totals != nil {
-		d.Totals.index(&totalPrefixes)
-	}
-	sort.Slice(declarations, func(i, j int) bool { return declarations[i].Runner < declarations[j].Runner })
-}
-
-// Declared returns the declared runners, sorted by name.
-func Declared() []Declaration { return append([]Declaration(nil), declarations...) }
 
 // MatchLine reports the first declared rule matching t (a line with its
 // blanks trimmed) and what it says.

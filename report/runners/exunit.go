@@ -323,3 +323,17 @@ func (r *exunitMessage) place(name, file string) (string, int) {
 	}
 	return r.at.place()
 }
+
+// exunitWants reports a line, blanks trimmed and not empty, that ExUnit's
+// parser may act on when it follows nothing, beyond the digit-led and
+// "test " lines: "Finished in" and --trace's module lines. It is asked of
+// the lines ending in ")s]" only.
+func exunitWants(t []byte) bool {
+	switch t[len(t)-1] {
+	case ')', 's':
+		return t[0] == 'F' && hasPrefix(t, "Finished in ")
+	case ']': // pytest -v's lines end so too: "[ 50%]"
+		return len(t) > 5 && t[len(t)-5] == '.' && hasSuffixB(t, ".exs]")
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"regexp"
 	"testing"
 )
 
@@ -157,6 +158,10 @@ func FuzzSurefire(f *testing.F) {
 func FuzzGradle(f *testing.F) {
 	fuzzParser(f, "CalcTest > adds() FAILED\n2 tests completed, 1 failed\n", sample(f, "gradle-fail.log"))
 }
+
+// goFileLine is the regexp parseGoFileLine replaces, kept as its
+// reference.
+var goFileLine = regexp.MustCompile(`^\s+([\w./-]+\.go):(\d+): ?(.*)$`)
 
 // FuzzParseGoFileLine: the hand-written matcher agrees with the regexp it
 // replaces on every input.

@@ -7,11 +7,10 @@ import (
 )
 
 var (
-	goResult   = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`)
-	goPkgOK    = regexp.MustCompile(`^ok\s+(\S+)\s+(?:\d+\.\d+s|\(cached\))`)
-	goPkgFail  = regexp.MustCompile(`^FAIL\s+(\S+)\s+(?:\d+\.\d+s|\[([a-z ]+)\])`)
-	goFileLine = regexp.MustCompile(`^\s+([\w./-]+\.go):(\d+): ?(.*)$`)
-	goMarker   = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+	goResult  = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(\d+\.\d+s\)`)
+	goPkgOK   = regexp.MustCompile(`^ok\s+(\S+)\s+(?:\d+\.\d+s|\(cached\))`)
+	goPkgFail = regexp.MustCompile(`^FAIL\s+(\S+)\s+(?:\d+\.\d+s|\[([a-z ]+)\])`)
+	goMarker  = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
 	// goRunning: a test still running when go test's -timeout panicked,
 	// listed under its `running tests:` (`TestX (10s)`).
 	goRunning = regexp.MustCompile(`^(\S+) \((\d[\dhmsµn.]*s)\)$`)
@@ -595,4 +594,8 @@ func (p *goParser) fast(l *line, quiet bool) (used, ok bool) {
 	p.keep(&p.plain, verdict == "SKIP", name)
 	p.inRun = false
 	return true, true
+}
+
+func (p *goParser) following() bool {
+	return p.plain.example.reading() || p.plain.panicAt.reading() || p.plain.race.reading()
 }

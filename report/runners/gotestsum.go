@@ -94,3 +94,9 @@ func (p *gotestsumParser) settle() {
 	}
 	p.msgs, p.at = goAcc{}, -1
 }
+
+// gotestsum wraps go test: its DONE line and its `=== FAIL:` sections.
+func init() {
+	register(Declaration{Runner: "gotestsum", Parser: &Parser{New: func(bool) parser { return newGotestsumParser() }, Order: 20,
+		Starts: []string{"=", "DONE "}, Wraps: "go"}})
+}

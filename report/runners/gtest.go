@@ -1,6 +1,7 @@
 package runners
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -582,3 +583,8 @@ func (m *gtestMsg) explain(f *Failure) {
 	f.File, f.Line = m.file, m.line
 	f.Message = clipMessage(m.text)
 }
+
+// wanting: inside a test, MSVC's failure lines read `t.cc(5): error: …`.
+func (p *gtestParser) wanting() bool { return p.inTest() }
+
+func (p *gtestParser) wants(t []byte) bool { return bytes.Contains(t, []byte("): error: ")) }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // buildGtest compiles the fixtures in testdata/gtest with g++ and Debian's
@@ -199,7 +201,7 @@ func checkGtestMessages(t *testing.T, s *Summary, names []string) {
 // failure, and the whole run, whose tests are all named when named.
 func checkGtestIndex(t *testing.T, s *Summary, passes, skips []string, named bool) {
 	t.Helper()
-	got := map[string]byte{}
+	got := map[string]testindex.Outcome{}
 	var whole *IndexEntry
 	for i, e := range s.Index.Entries {
 		if e.Name == "" {

@@ -3,6 +3,8 @@ package runners
 import (
 	"slices"
 	"strings"
+
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // The test index (report/testindex) wants every test's outcome, not only
@@ -21,17 +23,17 @@ import (
 // A variable so tests can lower it.
 var maxIndexed = 50_000
 
-// Outcome codes of IndexEntry, as report/testindex writes them.
+// Outcomes of IndexEntry: the test index's own vocabulary.
 const (
-	OutcomePassed  = 'P'
-	OutcomeFailed  = 'F'
-	OutcomeSkipped = 'S'
+	OutcomePassed  = testindex.Passed
+	OutcomeFailed  = testindex.Failed
+	OutcomeSkipped = testindex.Skipped
 )
 
 // IndexEntry is one test, or a unit (Name "") of a runner summary.
 type IndexEntry struct {
 	Unit, Classname, Name string
-	Outcome               byte
+	Outcome               testindex.Outcome
 	Flaky                 bool
 	// Named, for a unit: every test it ran is an entry too.
 	Named bool
@@ -117,7 +119,7 @@ func indexPart(x *Index, p part, order []string, last map[string]int, flaky []Te
 			x.Entries = append(x.Entries, IndexEntry{Unit: fin.name, Classname: f.Classname, Name: f.Name, Outcome: OutcomeFailed})
 		}
 		fin.passes.each(func(name string, skip bool) {
-			o := byte(OutcomePassed)
+			o := OutcomePassed
 			if skip {
 				o = OutcomeSkipped
 			}

@@ -143,3 +143,5 @@ func items(s string) map[string]int {
 	}
 	return n
 }
+
+func (p *jestParser) following() bool { return p.msgLeft > 0 || p.frameLeft > 0 }

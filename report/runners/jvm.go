@@ -52,3 +52,8 @@ func (p *gradleParser) feed(l *line, ws string) bool {
 }
 
 func (p *gradleParser) end(string) []attempt { return p.atts }
+
+func init() {
+	register(Declaration{Runner: "gradle", Parser: &Parser{New: func(bool) parser { return &gradleParser{} }, Order: 120,
+		Starts: []string{">", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}}})
+}

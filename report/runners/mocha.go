@@ -148,3 +148,8 @@ func (p *mochaParser) end(string) []attempt {
 	p.close()
 	return p.atts
 }
+
+func (p *mochaParser) following() bool { return p.title != nil || p.msgLeft > 0 || p.frameLeft > 0 }
+
+// readsRules: a title being read takes a `--- ` or `=== ` line too.
+func (p *mochaParser) readsRules() bool { return p.title != nil }

@@ -297,3 +297,12 @@ func (p *nodeParser) end(string) []attempt {
 	p.close()
 	return p.atts
 }
+
+// tap is node --test's TAP reporter and the TAP producers that share it
+// (tape); node's spec reporter registers in declare_node.go.
+func init() {
+	register(Declaration{Runner: "tap", Parser: &Parser{New: func(bool) parser { return &nodeParser{src: "tap"} }, Order: 50,
+		Starts: []string{"# ", "not ok ", "ok"}}})
+}
+
+func (p *nodeParser) following() bool { return p.msgLeft > 0 }

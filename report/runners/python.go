@@ -292,3 +292,5 @@ func (p *pytestParser) end(string) []attempt { return p.atts }
 func isNodeID(s string) bool { return strings.Contains(s, ".py::") || strings.HasSuffix(s, ".py") }
 
 func startsDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
+func (p *pytestParser) following() bool { return p.inDoctest() || p.seeking() || p.inNative() }

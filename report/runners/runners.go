@@ -18,13 +18,12 @@
 // truncated stream (head and tail kept), map them through the record's
 // stored_ranges before citing them as original offsets.
 //
-// Recognised: go test (plain, -v, -json), gotestsum, pytest, cargo test,
-// node --test (TAP as "tap", spec as "node"), jest, mocha, ava,
-// GoogleTest ("gtest"), maven surefire, gradle, by parsers of their own; and the runners whose declaration
-// (declare_*.go) gives its Totals: Python's unittest (Django's runtests.py
-// too) and sympy's bin/test. Matching is anchored at line starts (leading
-// blanks allowed) after ANSI colour codes are stripped; only the first
-// MaxLineKeep bytes of a line are matched.
+// Recognised: every runner in the registry (registry.go, README.md;
+// Names lists them), each registered once from its own file with a
+// parser of its own (go test, pytest, jest, Playwright Test, …) or a
+// declared Totals (unittest, RSpec, PHPUnit, …). Matching is anchored at
+// line starts (leading blanks allowed) after ANSI colour codes are
+// stripped; only the first MaxLineKeep bytes of a line are matched.
 //
 // Several result blocks in one log: blocks of the same unit (a Go package, a
 // cargo test binary, a maven module, a gradle task, an npm workspace, or for
@@ -48,10 +47,9 @@ const SourceNone = "none"
 // are nil when the log does not say them (e.g. passes of a non-verbose
 // `go test`), never guessed.
 type Summary struct {
-	// Source names the runner ("go", "gotestsum", "pytest", "cargo", "tap",
-	// "node", "jest", "mocha", "ava", "gtest", "surefire", "gradle", or a declared runner's
-	// name: "unittest", "sympy-bin-test"), several joined by "+"
-	// when one log holds more than one, or "none".
+	// Source names the runner as it registered ("go", "pytest", "tap",
+	// "unittest", "sympy-bin-test", …; Names lists them), several joined
+	// by "+" in their Order when one log holds more than one, or "none".
 	Source   string    `json:"source"`
 	Tests    *int      `json:"tests,omitempty"`
 	Passed   *int      `json:"passed,omitempty"`

@@ -561,3 +561,8 @@ func (p *surefireParser) end(string) []attempt {
 	}
 	return p.atts
 }
+
+func init() {
+	register(Declaration{Runner: "surefire", Parser: &Parser{New: func(bool) parser { return newSurefireParser() }, Order: 110,
+		Starts: []string{"[", "Running ", "Test"}}})
+}

@@ -94,3 +94,10 @@ func (p *vitestParser) close(ws string, n map[string]int, total int) {
 }
 
 func (p *vitestParser) end(string) []attempt { return p.atts }
+
+func init() {
+	register(Declaration{Runner: "vitest", Parser: &Parser{New: func(bool) parser { return &vitestParser{} }, Order: 90,
+		Starts: []string{"FAIL", "Test", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}}})
+}
+
+func (p *vitestParser) following() bool { return p.msgLeft > 0 }
