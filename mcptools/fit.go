@@ -50,19 +50,9 @@ var _ render.Words = words{}
 
 func (words) Cut(n int) string { return fmt.Sprintf("…[%d bytes left out]", n) }
 
-// Lines: Text has one line per raw line, so the rest is named by line
-// numbers when they add up, else by the excerpt's byte range.
-func (words) Lines(run string, x report.Excerpt, from, to, total int, _ int64) string {
-	if x.LastLine-x.FirstLine+1 == int64(total) {
-		first, last := x.FirstLine+int64(from), x.FirstLine+int64(to-1)
-		call := fmt.Sprintf("call show with run %q, stream %q, lines \"%d:%d\"", run, x.Stream, first, last)
-		return fmt.Sprintf("…[lines %d–%d of %s left out: %s]\n", first, last, x.Stream, call)
-	}
-	return fmt.Sprintf("…[%d more lines of this excerpt left out: %s]\n", to-from, showCall(run, x.Stream, x.Start, x.End))
-}
-
-func (words) Pointer(run string, x report.Excerpt) string {
-	return bytesLeftOut(x.Stream, x.Start, x.End, showCall(run, x.Stream, x.Start, x.End))
+// Gap names the show call that reads what a shortened excerpt left out.
+func (words) Gap(run, stream string, start, end, first, last int64) string {
+	return fmt.Sprintf("lines %d–%d of %s not quoted here: %s", first, last, stream, showCall(run, stream, start, end))
 }
 
 func excerptsLeftOut(run string, xs []report.Excerpt) string {

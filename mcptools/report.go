@@ -100,6 +100,9 @@ func runText(b *strings.Builder, r report.Run) {
 		}
 		fmt.Fprintf(b, "  excerpt %s bytes %d–%d lines %d–%d (%s) sha256 %s:\n", x.Stream, x.Start, x.End, x.FirstLine, x.LastLine, why, x.SHA256)
 		b.WriteString(indent(x.Text))
+		if x.Note != "" {
+			b.WriteString(indent("…[" + x.Note + "]\n"))
+		}
 	}
 }
 

@@ -15,8 +15,11 @@ import (
 	"github.com/runledger/runledger/report/evidence"
 )
 
-// Excerpt is a cited piece of a log. Text has ANSI codes stripped and invalid
-// UTF-8 replaced; SHA256 is of the raw bytes [Start, End) of the stream.
+// Excerpt is a cited piece of a log: SHA256 is of the raw bytes [Start,
+// End) of the stream, and Text is exactly those bytes with ANSI escape
+// sequences removed (see Text), nothing cut out of it, nothing added; what
+// a reader should know of the bytes around it is in Note. Check holds an
+// excerpt to that.
 type Excerpt struct {
 	// Stream is "stdout" or "stderr", or "junit/NNN-name.xml" for a quote
 	// from the run's copy of a JUnit file (in its run directory, read back
@@ -39,6 +42,14 @@ type Excerpt struct {
 	Runner string `json:"runner,omitempty"`
 	SHA256 string `json:"sha256"`
 	Text   string `json:"text"`
+	// Note says what lies around the range that Text does not hold: the
+	// rest of a long line quoted in two ranges, a line that goes on past
+	// the range, a gap where the stream was not stored.
+	Note string `json:"note,omitempty"`
+	// Raw is the bytes the range holds, while the excerpt is in memory
+	// (never in JSON): a surface that must shorten an excerpt cites a
+	// part of them, exactly, instead of cutting its text.
+	Raw []byte `json:"-"`
 }
 
 // Options bounds a run's excerpts. Zero fields take the defaults.
@@ -49,9 +60,6 @@ type Options struct {
 	// Block is the most one failing test gets before every other failing
 	// test has had its first block (default 3 KiB).
 	Block int64
-	// MaxLineBytes: longer lines are cut in Text, keeping their start and
-	// end around a "…[N bytes omitted]…" marker (default 1024).
-	MaxLineBytes int
 }
 
 // Excerpt reasons, best first: the order in which a size budget keeps them.
@@ -85,18 +93,13 @@ type StreamFile struct {
 // Offsets are original-stream offsets (an excerpt never crosses a gap of
 // a truncated stream) and FirstLine/LastLine are 1-based line numbers
 // counted in the stored file. SHA256 is of exactly the raw bytes
-// [Start, End). Text is those bytes made readable: ANSI escapes removed; a
-// line overwritten with carriage returns (a progress bar) shows only its
-// last non-empty \r-separated segment, as a terminal would end up showing
-// it, and a CR before LF is dropped; invalid UTF-8 becomes U+FFFD and
-// control characters their visible control pictures (NUL as ␀); lines over
-// MaxLineBytes are cut with a "…[N bytes omitted]…" marker counting raw
-// bytes. Text has one line per raw line, so lines in Text map to
-// FirstLine…LastLine.
+// [Start, End), and Text is exactly those bytes with ANSI escapes removed
+// (see Text): it has one line per raw line, so lines in Text map to
+// FirstLine…LastLine, however long they are: a surface that shows less
+// cites exactly what it shows, never a text with a marker inside. What a
+// surface shows of control characters and progress bars is the
+// surface's to decide when it prints the text.
 func Select(streams []StreamFile, ended bool, opts Options) ([]Excerpt, error) {
-	if opts.MaxLineBytes <= 0 {
-		opts.MaxLineBytes = 1024
-	}
 	in := make([]evidence.Input, 0, len(streams))
 	for _, s := range streams {
 		segs, err := s.Stream.Segments()
@@ -118,11 +121,11 @@ func Select(streams []StreamFile, ended bool, opts Options) ([]Excerpt, error) {
 	out := make([]Excerpt, 0, len(pieces))
 	for _, pc := range pieces {
 		s := streamOf(streams, pc.Stream)
-		ex, err := readPiece(s, pc, opts.MaxLineBytes)
+		xs, err := readPiece(s, pc)
 		if err != nil {
 			return nil, fmt.Errorf("select excerpts of %s: %w", pc.Stream, err)
 		}
-		out = append(out, ex)
+		out = append(out, xs...)
 	}
 	return out, nil
 }

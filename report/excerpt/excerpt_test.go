@@ -3,8 +3,6 @@ package excerpt
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -66,8 +64,8 @@ func selectFile(t testing.TB, path string, stored [][2]int64, ended bool, opts O
 
 // checkExcerpts verifies each excerpt against the stored file: its original
 // range maps to one stored piece, the hash is of exactly those bytes, the
-// line numbers count the newlines before them, Text is clean, and no two
-// excerpts overlap.
+// line numbers count the newlines before them, Text is exactly those bytes
+// less their escape sequences (Check), and no two excerpts overlap.
 func checkExcerpts(t testing.TB, f *os.File, s *record.Stream, ex []Excerpt) {
 	t.Helper()
 	for i, e := range ex {
@@ -79,12 +77,11 @@ func checkExcerpts(t testing.TB, f *os.File, s *record.Stream, ex []Excerpt) {
 		if _, err := f.ReadAt(raw, at); err != nil && err != io.EOF {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256(raw)
-		if e.SHA256 != hex.EncodeToString(sum[:]) {
-			t.Errorf("excerpt %d: sha256 %s does not match the file's bytes", i, e.SHA256)
+		if err := Check(e, raw); err != nil {
+			t.Errorf("excerpt %d: %v", i, err)
 		}
-		if !utf8.ValidString(e.Text) || strings.ContainsAny(e.Text, "\x1b\x00\r") {
-			t.Errorf("excerpt %d: Text not clean: %q", i, e.Text)
+		if !utf8.ValidString(e.Text) || strings.Contains(e.Text, "\x1b") {
+			t.Errorf("excerpt %d: Text holds an escape or invalid UTF-8: %q", i, e.Text)
 		}
 		if e.Stream != "stdout" || Rank(e.Reason) >= len(Reasons) {
 			t.Errorf("excerpt %d: stream %q reason %q", i, e.Stream, e.Reason)
@@ -189,13 +186,13 @@ func TestSelectHostileBytes(t *testing.T) {
 		wantText []string
 	}{
 		{"nul and invalid utf8", "start\n" + strings.Repeat("\x00", 100000) + "\npanic: boom\x00\xff\xfe\n" +
-			"goroutine 1 [running]:\nmain.main()\n", []string{"panic: boom\u2400\ufffd\ufffd", "goroutine 1 [running]:"}},
+			"goroutine 1 [running]:\nmain.main()\n", []string{"panic: boom\x00\ufffd\ufffd", "goroutine 1 [running]:"}},
 		{"progress bar", "Downloading 10%\rDownloading 55%\rDownloading 100%\r\n--- FAIL: TestProgress (0.01s)\n" +
 			"    progress_test.go:9: broke\n" + strings.Repeat("ok  \tx\t0.1s\n", 2000), []string{"--- FAIL: TestProgress", "progress_test.go:9: broke"}},
 		{"ansi colours", "\x1b[1m=== RUN   TestColour\x1b[0m\n    colour_test.go:3: \x1b]8;;http://x\x07red\x1b]8;;\x07\n\x1b[31m--- FAIL: TestColour (0.00s)\x1b[0m\n" +
 			strings.Repeat("ok  \tx\t0.1s\n", 2000), []string{"    colour_test.go:3: red\n--- FAIL: TestColour (0.00s)\n"}},
 		{"crlf", "ok\r\nTraceback (most recent call last):\r\n  File \"x.py\", line 1\r\nValueError: bad\r\n" + strings.Repeat("after\r\n", 3000),
-			[]string{"Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: bad\n"}},
+			[]string{"Traceback (most recent call last):\r\n  File \"x.py\", line 1\r\nValueError: bad\r\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,15 +207,17 @@ func TestSelectHostileBytes(t *testing.T) {
 					t.Errorf("Text %q lacks %q", q, want)
 				}
 			}
-			if strings.Contains(q, "10%") {
-				t.Errorf("Text %q shows an overwritten progress line", q)
+			if strings.Contains(q, "Downloading 10%") && !strings.Contains(q, "Downloading 10%\rDownloading 55%\rDownloading 100%\r\n") {
+				t.Errorf("Text %q holds a progress line, but not as its bytes", q)
 			}
 		})
 	}
 }
 
 // TestSelectLongLine covers a single 10 MB line without newline,
-// plain (head and tail) and starting with a panic (its start quoted).
+// plain (head and tail) and starting with a panic (its start quoted): each
+// excerpt is exactly its bytes, within the run's budget, and says the
+// line goes on.
 func TestSelectLongLine(t *testing.T) {
 	const size = 10 << 20
 	for _, prefix := range []string{"", "panic: "} {
@@ -231,11 +230,12 @@ func TestSelectLongLine(t *testing.T) {
 				}
 			})
 			ex := selectFile(t, path, nil, true, Options{})
-			if len(ex) == 0 || ex[0].Start != 0 || !strings.Contains(ex[0].Text, "…[line continues for") {
-				t.Fatalf("the first excerpt should start the file and say the line continues: %+v", ex)
+			if len(ex) == 0 || ex[0].Start != 0 || !strings.Contains(ex[0].Note, "continues") {
+				t.Fatalf("the first excerpt should start the file and its note say the line continues: %d excerpts, the first [%d,%d) noted %q",
+					len(ex), ex[0].Start, ex[0].End, ex[0].Note)
 			}
 			for i, e := range ex {
-				if e.FirstLine != 1 || e.LastLine != 1 || len(e.Text) > 4096 {
+				if e.FirstLine != 1 || e.LastLine != 1 || len(e.Text) > 12<<10 { // the run's budget bounds it
 					t.Errorf("excerpt %d: lines %d–%d, %d bytes of Text", i, e.FirstLine, e.LastLine, len(e.Text))
 				}
 			}
@@ -330,7 +330,11 @@ func TestSelectStoredRanges(t *testing.T) {
 			t.Errorf("%q not quoted:\n%s", want, q)
 		}
 	}
-	if !strings.Contains(q, "truncated here") {
+	noted := false
+	for _, x := range ex {
+		noted = noted || strings.Contains(x.Note, "truncated here")
+	}
+	if !noted {
 		t.Errorf("the excerpt ending at the gap does not say so:\n%s", q)
 	}
 }
@@ -428,8 +432,8 @@ func TestSelectEmptyAndShort(t *testing.T) {
 }
 
 // FuzzSelect: whatever the bytes and the budget, excerpts lie in
-// the file, hash exactly their bytes, count their lines right, have clean
-// Text and do not overlap.
+// the file, hash exactly their bytes, count their lines right, have as
+// Text exactly their bytes less escape sequences, and do not overlap.
 func FuzzSelect(f *testing.F) {
 	for _, s := range []string{"", "\n", "--- FAIL: TestX (0.00s)\n    x_test.go:1: y\n", "panic: \x00\xff\r\n",
 		"a\rb\r\r\n", "\x1b[31m● x\x1b]0;\n  at y\n", "Traceback (most recent call last):\n  x\nE: y\n"} {
@@ -440,7 +444,7 @@ func FuzzSelect(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		selectFile(t, path, nil, ended, Options{Bytes: int64(budget) + 1, MaxLineBytes: 16})
+		selectFile(t, path, nil, ended, Options{Bytes: int64(budget) + 1})
 	})
 }
 

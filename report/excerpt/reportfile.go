@@ -152,17 +152,20 @@ func explained(e reportElement, xs []Excerpt) bool {
 }
 
 func reportExcerpt(stream string, data []byte, e reportElement, end int64) Excerpt {
+	if end < e.end { // a cut, never inside a character or an escape
+		end = e.start + int64(SafeCut(data[e.start:e.end], 0, int(end-e.start)))
+	}
 	raw := data[e.start:end]
 	sum := sha256.Sum256(raw)
 	first := int64(bytes.Count(data[:e.start], []byte{'\n'})) + 1
-	text := Text(raw, 1024)
-	if end < e.end {
-		text += fmt.Sprintf("…[element continues for %d more bytes]…\n", e.end-end)
-	}
-	return Excerpt{Stream: stream, Start: e.start, End: end, FirstLine: first,
+	x := Excerpt{Stream: stream, Start: e.start, End: end, FirstLine: first,
 		LastLine: first + int64(bytes.Count(raw[:max(len(raw)-1, 0)], []byte{'\n'})),
 		Reason:   "failure", Test: e.name, Role: "junit", Runner: "junit",
-		SHA256: hex.EncodeToString(sum[:]), Text: text}
+		SHA256: hex.EncodeToString(sum[:]), Text: Text(raw), Raw: raw}
+	if end < e.end {
+		x.Note = fmt.Sprintf("the element continues for %d more bytes", e.end-end)
+	}
+	return x
 }
 
 func sha(b []byte) string {

@@ -21,13 +21,13 @@ func intp(n int) *int       { return &n }
 func i64p(n int64) *int64   { return &n }
 func strp(s string) *string { return &s }
 
-// fixtureExcerpt builds an excerpt of raw log bytes the way SelectExcerpts
-// would: hash of the raw bytes, cleaned Text.
+// fixtureExcerpt builds an excerpt of raw log bytes the way excerpt.Select
+// would: hash of the raw bytes, their Text, the bytes at hand.
 func fixtureExcerpt(stream string, start, firstLine int64, reason, raw string) report.Excerpt {
 	sum := sha256.Sum256([]byte(raw))
 	return report.Excerpt{Stream: stream, Start: start, End: start + int64(len(raw)), FirstLine: firstLine,
 		LastLine: firstLine + int64(strings.Count(strings.TrimSuffix(raw, "\n"), "\n")), Reason: reason,
-		SHA256: hex.EncodeToString(sum[:]), Text: excerpt.Text([]byte(raw), 1024)}
+		SHA256: hex.EncodeToString(sum[:]), Text: excerpt.Text([]byte(raw)), Raw: []byte(raw)}
 }
 
 func fixtureHash(s string) string {
@@ -315,11 +315,51 @@ func checkBody(t *testing.T, env *report.Envelope, opts Options, body string) {
 			t.Errorf("embedded run %d changed", i)
 		}
 	}
+	checkExact(t, env, got)
 	if over := strings.Contains(visible, "**Over budget:**"); len(body) > opts.budget() && !over {
 		t.Errorf("body of %d bytes exceeds the %d budget without saying so", len(body), opts.budget())
 	} else if over && (countExcerpts(got) > 0 || len(got.Superseded) > 0) {
 		t.Errorf("over budget while excerpts or superseded attempts are still shown")
 	}
+}
+
+// checkExact: every excerpt the body embeds is exactly the bytes it cites,
+// a part of an excerpt of env (whose bytes the fixtures keep in Raw): a
+// view shortens an excerpt by citing less, never by cutting its text.
+func checkExact(t *testing.T, env, view *report.Envelope) {
+	t.Helper()
+	for i, r := range view.Runs {
+		for _, x := range r.Excerpts {
+			src, ok := containing(env.Runs[i].Excerpts, x)
+			if !ok {
+				t.Errorf("run %d: excerpt %s [%d,%d) lies in no excerpt of the report", i, x.Stream, x.Start, x.End)
+				continue
+			}
+			if src.Raw == nil {
+				continue
+			}
+			if err := excerpt.Check(x, src.Raw[x.Start-src.Start:x.End-src.Start]); err != nil {
+				t.Errorf("run %d: %v", i, err)
+			}
+		}
+	}
+}
+
+func containing(xs []report.Excerpt, x report.Excerpt) (report.Excerpt, bool) {
+	for _, s := range xs {
+		if asJSON(s.Stream) == x.Stream && s.Start <= x.Start && x.End <= s.End {
+			return s, true
+		}
+	}
+	return report.Excerpt{}, false
+}
+
+// asJSON is s as it reads back from JSON (invalid UTF-8 as U+FFFD).
+func asJSON(s string) string {
+	data, _ := json.Marshal(s)
+	var out string
+	json.Unmarshal(data, &out)
+	return out
 }
 
 var cgMarker = regexp.MustCompile(`(?i)<<cg`)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/internal/terminal"
 )
 
 // runSection shows a run that did not pass: failing tests, excerpts,
@@ -191,20 +192,53 @@ func groupLabel(g []report.Excerpt) string {
 	return "**" + CodeSpan(short(g[0].Test, 120), false) + "** · " + strings.Join(places, ", ")
 }
 
-// groupText joins a group's texts; a line "⋮" stands for the log between
-// two excerpts that do not touch.
+// groupText joins a group's texts as a reader is shown them (see shown);
+// a line "⋮" stands for the log between two excerpts that do not touch,
+// unless the first one's note says what lies between.
 func groupText(g []report.Excerpt) string {
 	var b strings.Builder
 	for i, x := range g {
-		if i > 0 && !(x.Stream == g[i-1].Stream && x.Start == g[i-1].End) {
+		if i > 0 && g[i-1].Note == "" && !(x.Stream == g[i-1].Stream && x.Start == g[i-1].End) {
 			b.WriteString("⋮\n")
 		}
-		b.WriteString(x.Text)
-		if !strings.HasSuffix(x.Text, "\n") {
-			b.WriteString("\n")
+		b.WriteString(shown(x.Text))
+		if x.Note != "" {
+			b.WriteString("…[" + terminal.Clean(x.Note, true) + "]…\n")
 		}
 	}
 	return b.String()
+}
+
+// shown is an excerpt's text as a terminal would end up showing it, line
+// by line: a line overwritten with carriage returns (a progress bar) shows
+// its last non-empty segment, a CR before LF goes, and control characters
+// become their visible pictures (terminal.Clean). The excerpt's Text stays
+// its bytes; this is only how a surface prints it. It ends in a newline.
+func shown(text string) string {
+	var b strings.Builder
+	for _, ln := range strings.SplitAfter(text, "\n") {
+		if ln == "" {
+			continue
+		}
+		body := strings.TrimSuffix(strings.TrimSuffix(ln, "\n"), "\r")
+		b.WriteString(terminal.Clean(lastSegment(body), false))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// lastSegment is the last non-empty \r-separated segment of a line.
+func lastSegment(line string) string {
+	for {
+		i := strings.LastIndexByte(line, '\r')
+		if i < 0 {
+			return line
+		}
+		if i+1 < len(line) {
+			return line[i+1:]
+		}
+		line = line[:i]
+	}
 }
 
 // reasonText is an excerpt's reason as a reader says it.
