@@ -1,0 +1,56 @@
+package history
+
+// Evidence is what a history says of one test, for a reader to judge by:
+// over Runs earlier runs, how many it failed in, in how many separate
+// streaks, the commits where it both failed and passed, and the newest
+// commit where it failed.
+type Evidence struct {
+	Runs       int      `json:"runs"`
+	Failed     int      `json:"failed"`
+	Streaks    int      `json:"streaks"`
+	Flips      []string `json:"flips"`
+	LastFailed string   `json:"last_failed,omitempty"`
+	// Now: the newest column's flip is this run's (it also passed on
+	// this commit, in this run or an earlier attempt of it).
+	Now bool `json:"-"`
+}
+
+// Flaky is the rule: a flip on one commit, or two separate failure
+// streaks. One streak of consecutive failures is a breakage that was
+// fixed, not flakiness.
+func (e Evidence) Flaky() bool { return len(e.Flips) > 0 || e.Streaks >= 2 }
+
+// Failing reports any failure in the history, flip or not.
+func (e Evidence) Failing() bool { return e.Failed > 0 || len(e.Flips) > 0 }
+
+// Evidence reads a test's row of a history whose newest column is the
+// run being judged: the earlier columns are its past; of the newest only
+// a flip counts (the run's own failure is what is judged, not evidence).
+// A column where the test did not run or was skipped neither adds to a
+// streak nor ends one.
+func (h *History) Evidence(e Entry) Evidence {
+	ev := Evidence{Runs: len(h.Columns) - 1, Flips: []string{}}
+	in := false
+	for i := 0; i < len(e.Outcomes); i++ {
+		o := e.Outcomes[i]
+		if isFlip(o) && final(o) != 'S' {
+			ev.Flips = append(ev.Flips, h.Columns[i].Label())
+			ev.Now = ev.Now || i == len(e.Outcomes)-1
+		}
+		if i == len(e.Outcomes)-1 {
+			break
+		}
+		switch {
+		case bad(o):
+			ev.Failed++
+			ev.LastFailed = h.Columns[i].Label()
+			if !in {
+				ev.Streaks++
+			}
+			in = final(o) != 'P'
+		case final(o) == 'P':
+			in = false
+		}
+	}
+	return ev
+}

@@ -1,0 +1,108 @@
+// Package history is each test's outcomes over a run's last runs on its
+// branch, carried forward from run to run in the runs' own artifacts, and
+// the judgement a failure gets from it: flaky (it flipped on one commit,
+// or failed in two separate streaks) or not. It is pure: reading the
+// predecessor's file is the caller's business.
+//
+// The file (FileName, beside the test index in the run's directory and
+// its artifact) is gzip'd text: a first line "#" followed by a JSON
+// Header, whose runs list the columns oldest to newest, then one line per
+// test or unit of the index's kinds, sorted as the index is:
+//
+//	<kind> TAB outcomes TAB suite TAB class TAB name TAB file
+//
+// outcomes holds one byte a column: P passed, F failed, E error, S
+// skipped, "." not run; lower case (p, f, e) when the test had the other
+// verdict too on that column's commit (a flip: a retry, a re-run attempt,
+// a second run of the same commit). Fields are escaped as the index's
+// are. A test that passes every run costs its name (shared with the index
+// and compressed alike) and a run of P's that gzip keeps to a few bits.
+package history
+
+import (
+	"github.com/runledger/runledger/report/testindex"
+)
+
+// Schema is Header.Schema.
+const Schema = "runledger.history/v1"
+
+// FileName is the history's file in a run directory.
+const FileName = "history.tsv.gz"
+
+// DefaultWindow is how many runs a history keeps unless told.
+const DefaultWindow = 30
+
+// Absent marks a column where the test did not run.
+const Absent = '.'
+
+// Column is one run of the history.
+type Column struct {
+	// Commit is the commit it ran on; runs of one commit share a column.
+	Commit        string `json:"commit,omitempty"`
+	WorkflowRunID string `json:"workflow_run_id,omitempty"`
+	// RunID is runledger's run id (of the latest attempt on the commit).
+	RunID string `json:"run_id,omitempty"`
+}
+
+// Label names the column for a reader: its commit, else its run id.
+func (c Column) Label() string {
+	if c.Commit != "" {
+		return c.Commit
+	}
+	return "run " + c.RunID
+}
+
+// Header describes a history.
+type Header struct {
+	Schema string `json:"schema"`
+	// Run is the run name the history follows.
+	Run string `json:"run"`
+	// Branch is the branch its runs are on, when known.
+	Branch string `json:"branch,omitempty"`
+	// Window is how many columns it keeps at most.
+	Window int `json:"window"`
+	// Columns are its runs, oldest first.
+	Columns []Column `json:"runs"`
+}
+
+// Entry is one test's (or unit's) outcomes, a byte per column.
+type Entry struct {
+	Kind     testindex.Kind
+	Outcomes string
+	testindex.Key
+}
+
+// History is a run name's recent past.
+type History struct {
+	Header
+	Entries []Entry
+}
+
+// flipped is the lower-case byte of an outcome that also had the other
+// verdict on its commit.
+func flipped(o byte) byte { return o | 0x20 }
+
+// final is an outcome byte's verdict, in upper case.
+func final(o byte) byte {
+	if o == Absent {
+		return o
+	}
+	return o &^ 0x20
+}
+
+func isFlip(o byte) bool { return o >= 'a' && o <= 'z' }
+
+// bad reports a column where the test failed (finally or not).
+func bad(o byte) bool {
+	f := final(o)
+	return f == 'F' || f == 'E' || isFlip(o)
+}
+
+// code is an index entry's byte.
+func code(e testindex.Entry) byte {
+	o := byte(e.Outcome)
+	if e.Flaky && e.Outcome != testindex.Skipped {
+		return flipped(o)
+	}
+	return o
+}
