@@ -156,6 +156,9 @@ func SaveIndexes(st *store.Store, env *Envelope) []error {
 			continue
 		}
 		run.Tests = &TestsRef{File: testindex.FileName, Path: path, Entries: len(run.index.Entries), SHA256: sum}
+		if err := saveHistory(st, run); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errs
 }

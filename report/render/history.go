@@ -1,0 +1,86 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/runledger/runledger/report"
+)
+
+// pastWords is a failure's history in the words a maintainer reads at a
+// glance: "failed 3 of the last 30 runs on main, passed and failed on
+// `abc1234`" for a flaky one, "also failed once in the last 30 runs
+// (`def5678`)" for a new one. commit shows a commit id (a code span in
+// Markdown), esc a branch name; "" when the test never failed there.
+func pastWords(r report.Run, f report.Failure, commit func(string) string, esc func(string) string) string {
+	ev := f.History
+	if ev == nil || ev.Failed == 0 && len(ev.Flips) == 0 {
+		return ""
+	}
+	window := "the last run"
+	if ev.Runs != 1 {
+		window = fmt.Sprintf("the last %d runs", ev.Runs)
+	}
+	if h := r.History; h != nil && h.Branch != "" {
+		window += " on " + esc(short(h.Branch, 60))
+	}
+	var parts []string
+	switch {
+	case ev.Failed == 0:
+	case f.Origin == "flaky" || f.Origin == "pre_existing":
+		p := fmt.Sprintf("failed %d of %s", ev.Failed, window)
+		if ev.Streaks > 1 {
+			p += fmt.Sprintf(" in %d separate streaks", ev.Streaks)
+		}
+		parts = append(parts, p)
+	default:
+		p := "also failed " + times(ev.Failed) + " in " + window
+		if c := commit(ev.LastFailed); c != "" && ev.Failed == 1 {
+			p += " (" + c + ")"
+		} else if c != "" {
+			p += ", last on " + c
+		}
+		parts = append(parts, p)
+	}
+	if len(ev.Flips) > 0 {
+		const show = 3
+		var cs []string
+		for _, c := range ev.Flips[max(0, len(ev.Flips)-show):] { // the newest
+			if id := commit(c); id != "" {
+				cs = append(cs, id)
+			}
+		}
+		p := "passed and failed on " + plural(len(ev.Flips), "commit")
+		if len(cs) > 0 {
+			p = "passed and failed on " + strings.Join(cs, ", ")
+			if len(ev.Flips) > len(cs) {
+				p += fmt.Sprintf(" and %d more", len(ev.Flips)-len(cs))
+			}
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+// historyLine says when a run's history did not carry a past forward,
+// and why: the judgement then rests on this run alone.
+func historyLine(r report.Run, esc func(string) string) string {
+	h := r.History
+	switch {
+	case h == nil || h.State == "read":
+		return ""
+	case h.State == "unavailable":
+		return "History unavailable, restarted at this run: " + esc(short(h.Reason, 300))
+	}
+	return "History starts at this run: " + esc(short(h.Reason, 300))
+}
