@@ -73,11 +73,14 @@ func times(n int) string {
 }
 
 // historyLine says when a run's history did not carry a past forward,
-// and why: the judgement then rests on this run alone.
+// and why: the judgement then rests on this run alone. When no base was
+// found at all, the baseline's line has said why already.
 func historyLine(r report.Run, esc func(string) string) string {
-	h := r.History
+	h, bl := r.History, r.Baseline
 	switch {
 	case h == nil || h.State == "read":
+		return ""
+	case h.State == "started" && bl != nil && bl.State != "compared" && bl.Reason == h.Reason:
 		return ""
 	case h.State == "unavailable":
 		return "History unavailable, restarted at this run: " + esc(short(h.Reason, 300))
