@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/runledger/runledger/artifact"
+	"github.com/runledger/runledger/githubapi"
 	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/report"
 )
@@ -75,12 +76,12 @@ func (p *fakePublisher) JobURL(context.Context, int64, int, string) (string, err
 	return "", errors.New("no jobs in this test")
 }
 
-func (p *fakePublisher) WorkflowRuns(context.Context, string, publish.RunQuery) ([]publish.WorkflowRun, error) {
+func (p *fakePublisher) WorkflowRuns(context.Context, string, githubapi.RunQuery) ([]githubapi.WorkflowRun, error) {
 	p.c.add("list runs")
 	return nil, errors.New("no runs in this test")
 }
 
-func (p *fakePublisher) Artifacts(context.Context, int64) ([]publish.Artifact, error) {
+func (p *fakePublisher) Artifacts(context.Context, int64) ([]githubapi.Artifact, error) {
 	return nil, errors.New("no artifacts in this test")
 }
 

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/runledger/runledger/baseline"
-	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/report"
 )
 
@@ -28,7 +27,7 @@ func (s *step) baselines(ctx context.Context, names []string) *report.Baselines 
 	}
 	runID, _ := strconv.ParseInt(getenv("GITHUB_RUN_ID"), 10, 64)
 	b := baseline.GitHub(ctx, p, baseline.Query{
-		Base:        publish.BaseOf(getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")),
+		Base:        baseline.BaseOf(getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")),
 		WorkflowRef: getenv("GITHUB_WORKFLOW_REF"), RunID: runID, Artifact: name, Runs: names,
 	})
 	// A re-run attempt carries forward its earlier attempt's history, so

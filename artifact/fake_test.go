@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,7 +78,6 @@ func newFake(t *testing.T) *fakeService {
 	mux.HandleFunc("POST "+twirpService+"CreateArtifact", f.create)
 	mux.HandleFunc("POST "+twirpService+"FinalizeArtifact", f.finalize)
 	mux.HandleFunc("PUT /upload/{name}", f.put)
-	mux.HandleFunc("GET /api/v3/repos/{owner}/{repo}/actions/artifacts/{id}/zip", f.redirect)
 	mux.HandleFunc("GET /download/{id}", f.download)
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(f.srv.Close)
@@ -335,25 +336,23 @@ func (f *fakeService) addBlob(name string, blob io.ReaderAt, size int64) int64 {
 	return a.id
 }
 
-func (f *fakeService) redirect(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("Authorization") != "Bearer "+apiToken {
-		http.Error(w, `{"message":"Bad credentials"}`, http.StatusUnauthorized)
-		return
-	}
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+// open reads artifact id back by ranges, its signed URLs handed out as the
+// REST API's redirect would (githubapi's tests cover that call itself).
+func (f *fakeService) open(ctx context.Context, id int64) (*Reader, error) {
+	return OpenRemote(ctx, nil, fmt.Sprintf("artifact %d", id), func(context.Context) (*url.URL, error) {
+		return f.signedURL(id)
+	})
+}
+
+// signedURL is a fresh signed download URL of artifact id.
+func (f *fakeService) signedURL(id int64) (*url.URL, error) {
 	f.mu.Lock()
-	a := f.byID[id]
-	f.mu.Unlock()
-	if a == nil || r.PathValue("owner") != "octo" || r.PathValue("repo") != "repo" {
-		http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
-		return
+	defer f.mu.Unlock()
+	if f.byID[id] == nil {
+		return nil, fmt.Errorf("artifact %d: no such artifact", id)
 	}
-	f.mu.Lock()
 	f.gen++
-	gen := f.gen
-	f.mu.Unlock()
-	w.Header().Set("Location", fmt.Sprintf("%s/download/%d?sv=2023&se=%d&sig=%s", f.srv.URL, id, gen, downloadSig))
-	w.WriteHeader(http.StatusFound)
+	return url.Parse(fmt.Sprintf("%s/download/%d?sv=2023&se=%d&sig=%s", f.srv.URL, id, f.gen, downloadSig))
 }
 
 // expired counts a use of the signed URL's generation and reports whether

@@ -64,7 +64,7 @@ func serveZip(t *testing.T, f *fakeService, zipPath string) (*Reader, os.FileInf
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Open(context.Background(), nil, f.srv.URL+"/api/v3", "octo/repo", f.addBlob("big", zf, info.Size()), apiToken)
+	r, err := f.open(context.Background(), f.addBlob("big", zf, info.Size()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestReadRangeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Open(ctx, nil, f.srv.URL+"/api/v3", "octo/repo", res.ID, apiToken)
+			r, err := f.open(ctx, res.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,29 +179,18 @@ func TestReadRangeErrors(t *testing.T) {
 	}
 }
 
+// TestOpenErrors: a blob that is no zip and a resolver that fails are
+// errors, and neither names the signed URL.
 func TestOpenErrors(t *testing.T) {
 	f := newFake(t)
-	id := f.addBlob("tiny", strings.NewReader("not a zip at all"), 16)
-	tests := []struct {
-		name, repo, token string
-		id                int64
-		wantErr           string
-	}{
-		{name: "unknown artifact", repo: "octo/repo", token: apiToken, id: 1, wantErr: "HTTP 404: no such artifact"},
-		{name: "bad credentials", repo: "octo/repo", token: "wrong", id: id, wantErr: "HTTP 401"},
-		{name: "bad repo", repo: "octo", token: apiToken, id: id, wantErr: "want owner/name"},
-		{name: "not a zip", repo: "octo/repo", token: apiToken, id: id, wantErr: "not a zip"},
+	ctx := context.Background()
+	if _, err := f.open(ctx, f.addBlob("tiny", strings.NewReader("not a zip at all"), 16)); err == nil || !strings.Contains(err.Error(), "not a zip") {
+		t.Fatalf("a blob that is no zip: %v", err)
+	} else if strings.Contains(err.Error(), downloadSig) {
+		t.Errorf("error leaks the signed URL: %v", err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Open(context.Background(), nil, f.srv.URL+"/api/v3", tt.repo, tt.id, tt.token)
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("Open error = %v, want %q", err, tt.wantErr)
-			}
-			if strings.Contains(err.Error(), downloadSig) {
-				t.Errorf("error leaks the signed URL: %v", err)
-			}
-		})
+	if _, err := f.open(ctx, 99); err == nil || !strings.Contains(err.Error(), "no such artifact") {
+		t.Fatalf("a resolver's error: %v", err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package artifact
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,84 +17,34 @@ import (
 // shorter than the range: a truncated answer is never taken as the data.
 const readAttempts = 3
 
-// Open opens artifact artifactID of repo ("owner/name") through the REST API
-// at apiURL (GITHUB_API_URL) for ranged reads. The API answers with a
-// redirect to a signed blob URL; Open does not follow it but reads the blob
-// with Range requests: the end of the zip, its central directory, and later
-// only what is asked for. The signed URL is never logged nor put in errors.
-func Open(ctx context.Context, client *http.Client, apiURL, repo string, artifactID int64, token string) (*Reader, error) {
+// Resolver answers with a signed URL of an artifact's zip on the blob host.
+// It is asked once on opening and again whenever the host refuses a URL
+// that outlived its signature (GitHub's live about a minute): githubapi's
+// Client.OpenArtifact asks the REST API, which redirects to the blob.
+type Resolver func(ctx context.Context) (*url.URL, error)
+
+// OpenRemote opens the zip that resolve locates for ranged, verified reads:
+// the end of the zip, its central directory, and later only what is asked
+// for, with Range requests through client (nil: http.DefaultClient). name
+// labels errors ("artifact 42"). The signed URL is never logged nor put in
+// errors.
+func OpenRemote(ctx context.Context, client *http.Client, name string, resolve Resolver) (*Reader, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
-	renew := func(ctx context.Context) (*url.URL, error) {
-		return resolveDownload(ctx, client, apiURL, repo, artifactID, token)
-	}
-	blobURL, err := renew(ctx)
+	blobURL, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}
-	blob := &httpBlob{url: blobURL, http: newRetryClient(client, DefaultRetry), renew: renew}
+	blob := &httpBlob{url: blobURL, http: newRetryClient(client, DefaultRetry), renew: resolve}
 	if err := blob.readTail(ctx); err != nil {
-		return nil, fmt.Errorf("open artifact %d: %w", artifactID, err)
+		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
 	r, err := newReader(ctx, blob)
 	if err != nil {
-		return nil, fmt.Errorf("open artifact %d: %w", artifactID, err)
+		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
 	return r, nil
-}
-
-// OpenFromEnv is Open with the API URL and token the way gh and the
-// runner give them: GITHUB_API_URL (default https://api.github.com), and
-// GITHUB_TOKEN, else GH_TOKEN.
-func OpenFromEnv(ctx context.Context, client *http.Client, getenv func(string) string, repo string, artifactID int64) (*Reader, error) {
-	token := cmp.Or(getenv("GITHUB_TOKEN"), getenv("GH_TOKEN"))
-	api := cmp.Or(getenv("GITHUB_API_URL"), "https://api.github.com")
-	return Open(ctx, client, api, repo, artifactID, token)
-}
-
-// resolveDownload asks the API for the artifact's zip and returns the
-// redirect's target without fetching it.
-func resolveDownload(ctx context.Context, client *http.Client, apiURL, repo string, id int64, token string) (*url.URL, error) {
-	if strings.Count(repo, "/") != 1 || strings.HasPrefix(repo, "/") || strings.HasSuffix(repo, "/") {
-		return nil, fmt.Errorf("repository %q: want owner/name", repo)
-	}
-	endpoint := fmt.Sprintf("%s/repos/%s/actions/artifacts/%d/zip", strings.TrimSuffix(apiURL, "/"), repo, id)
-	noFollow := *client
-	noFollow.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
-	if err != nil {
-		return nil, fmt.Errorf("download artifact %d: %w", id, err)
-	}
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	req.Header.Set("User-Agent", userAgent)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := newRetryClient(&noFollow, DefaultRetry).Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("download artifact %d: %w", id, err)
-	}
-	defer resp.Body.Close()
-	io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponse))
-	return redirectTarget(resp, id, repo)
-}
-
-func redirectTarget(resp *http.Response, id int64, repo string) (*url.URL, error) {
-	switch {
-	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
-		return nil, fmt.Errorf("download artifact %d of %s: HTTP %d: no such artifact (expired or deleted?)", id, repo, resp.StatusCode)
-	case resp.StatusCode == http.StatusOK:
-		return nil, fmt.Errorf("download artifact %d of %s: the API served the zip itself, not a redirect to its blob", id, repo)
-	case resp.StatusCode/100 != 3:
-		return nil, fmt.Errorf("download artifact %d of %s: HTTP %d", id, repo, resp.StatusCode)
-	}
-	loc, err := resp.Location()
-	if err != nil || loc.Host == "" {
-		return nil, fmt.Errorf("download artifact %d of %s: redirect without a usable Location", id, repo)
-	}
-	return loc, nil
 }
 
 // httpBlob reads a blob by byte ranges. The tail read on opening is kept,
@@ -108,7 +57,7 @@ type httpBlob struct {
 	tailOff int64
 	// renew asks the API for a fresh signed URL: GitHub's lives about a
 	// minute, and a long grep outlives it (the blob host then answers 403).
-	renew    func(context.Context) (*url.URL, error)
+	renew    Resolver
 	renewals int
 }
 

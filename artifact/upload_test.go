@@ -159,7 +159,7 @@ func readZipEntry(t *testing.T, zf *zip.File) []byte {
 func checkRemote(t *testing.T, f *fakeService, res *Result, files []File) {
 	t.Helper()
 	ctx := context.Background()
-	r, err := Open(ctx, nil, f.srv.URL+"/api/v3/", "octo/repo", res.ID, apiToken)
+	r, err := f.open(ctx, res.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

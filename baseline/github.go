@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/runledger/runledger/artifact"
-	"github.com/runledger/runledger/publish"
+	"github.com/runledger/runledger/githubapi"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/report/history"
@@ -23,12 +23,12 @@ import (
 
 // Actions is what the lookup asks of GitHub.
 type Actions interface {
-	WorkflowRuns(ctx context.Context, file string, q publish.RunQuery) ([]publish.WorkflowRun, error)
-	Artifacts(ctx context.Context, runID int64) ([]publish.Artifact, error)
+	WorkflowRuns(ctx context.Context, file string, q githubapi.RunQuery) ([]githubapi.WorkflowRun, error)
+	Artifacts(ctx context.Context, runID int64) ([]githubapi.Artifact, error)
 	OpenArtifact(ctx context.Context, id int64) (*artifact.Reader, error)
 }
 
-var _ Actions = (*publish.Publisher)(nil)
+var _ Actions = (*githubapi.Client)(nil)
 
 // DefaultBudget bounds the whole lookup: a slow or rate-limited API costs
 // the step this much at most, and the report then says why it did not
@@ -37,7 +37,7 @@ const DefaultBudget = 30 * time.Second
 
 // Query is what to look for on GitHub.
 type Query struct {
-	Base publish.Base
+	Base Base
 	// WorkflowRef is GITHUB_WORKFLOW_REF (owner/repo/.github/workflows/ci.yml@ref):
 	// the base run is one of the same workflow.
 	WorkflowRef string
@@ -115,41 +115,41 @@ func workflowFile(ref string) (string, error) {
 
 // baseRun is the newest completed run of the workflow on the base commit,
 // else the newest completed push run on the base branch, said in the note.
-func baseRun(ctx context.Context, gh Actions, q Query, file string) (publish.WorkflowRun, string, error) {
-	runs, err := gh.WorkflowRuns(ctx, file, publish.RunQuery{HeadSHA: q.Base.SHA, PerPage: 10})
+func baseRun(ctx context.Context, gh Actions, q Query, file string) (githubapi.WorkflowRun, string, error) {
+	runs, err := gh.WorkflowRuns(ctx, file, githubapi.RunQuery{HeadSHA: q.Base.SHA, PerPage: 10})
 	if err != nil {
-		return publish.WorkflowRun{}, "", err
+		return githubapi.WorkflowRun{}, "", err
 	}
 	if r, ok := firstOther(runs, q.RunID); ok {
 		return r, "", nil
 	}
 	if q.Base.Branch == "" {
-		return publish.WorkflowRun{}, "", fmt.Errorf("no completed run of %s on the base commit %s", file, short(q.Base.SHA))
+		return githubapi.WorkflowRun{}, "", fmt.Errorf("no completed run of %s on the base commit %s", file, short(q.Base.SHA))
 	}
-	runs, err = gh.WorkflowRuns(ctx, file, publish.RunQuery{Branch: q.Base.Branch, Event: "push", PerPage: 5})
+	runs, err = gh.WorkflowRuns(ctx, file, githubapi.RunQuery{Branch: q.Base.Branch, Event: "push", PerPage: 5})
 	if err != nil {
-		return publish.WorkflowRun{}, "", err
+		return githubapi.WorkflowRun{}, "", err
 	}
 	r, ok := firstOther(runs, q.RunID)
 	if !ok {
-		return publish.WorkflowRun{}, "", fmt.Errorf("no completed run of %s on the base commit %s nor on %s", file, short(q.Base.SHA), q.Base.Branch)
+		return githubapi.WorkflowRun{}, "", fmt.Errorf("no completed run of %s on the base commit %s nor on %s", file, short(q.Base.SHA), q.Base.Branch)
 	}
 	return r, fmt.Sprintf("the base commit %s has no completed run of %s; compared with %s, the newest on %s",
 		short(q.Base.SHA), file, short(r.HeadSHA), q.Base.Branch), nil
 }
 
-func firstOther(runs []publish.WorkflowRun, self int64) (publish.WorkflowRun, bool) {
+func firstOther(runs []githubapi.WorkflowRun, self int64) (githubapi.WorkflowRun, bool) {
 	for _, r := range runs {
 		if r.ID != self && r.Status == "completed" {
 			return r, true
 		}
 	}
-	return publish.WorkflowRun{}, false
+	return githubapi.WorkflowRun{}, false
 }
 
 // pickArtifact finds the step's artifact in the base run: the latest
 // attempt's that has not expired.
-func pickArtifact(ctx context.Context, gh Actions, run publish.WorkflowRun, name string) (int64, error) {
+func pickArtifact(ctx context.Context, gh Actions, run githubapi.WorkflowRun, name string) (int64, error) {
 	arts, err := gh.Artifacts(ctx, run.ID)
 	if err != nil {
 		return 0, err

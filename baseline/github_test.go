@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/runledger/runledger/capture"
+	"github.com/runledger/runledger/githubapi"
 	"github.com/runledger/runledger/internal/artifacttest"
 	"github.com/runledger/runledger/internal/fakegithub"
-	"github.com/runledger/runledger/publish"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/store"
@@ -72,13 +72,13 @@ func artifactOf(t *testing.T, o artifacttest.Options, ropts report.Options) []by
 }
 
 func query() Query {
-	return Query{Base: publish.Base{SHA: baseSHA, Branch: "main"}, WorkflowRef: "Codertocat/Hello-World/.github/workflows/ci.yml@refs/pull/2/merge",
+	return Query{Base: Base{SHA: baseSHA, Branch: "main"}, WorkflowRef: "Codertocat/Hello-World/.github/workflows/ci.yml@refs/pull/2/merge",
 		RunID: 99, Artifact: artName, Runs: []string{"unit"}}
 }
 
-func publisher(t *testing.T, f *fakegithub.Server, token string) *publish.Publisher {
+func publisher(t *testing.T, f *fakegithub.Server, token string) *githubapi.Client {
 	t.Helper()
-	p, err := publish.New(publish.Config{APIURL: f.APIURL(), ServerURL: f.ServerURL(), Repo: "Codertocat/Hello-World", Token: token})
+	p, err := githubapi.New(githubapi.Config{APIURL: f.APIURL(), ServerURL: f.ServerURL(), Repo: "Codertocat/Hello-World", Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestGitHubUnavailable(t *testing.T) {
 	}{
 		{"no base commit", func(*fakegithub.Server) Query {
 			q := query()
-			q.Base = publish.Base{Note: "the push created its branch"}
+			q.Base = Base{Note: "the push created its branch"}
 			return q
 		}, "", "no base commit: the push created its branch"},
 		{"no run at all", func(f *fakegithub.Server) Query {

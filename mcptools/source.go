@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/runledger/runledger/artifact"
+	"github.com/runledger/runledger/githubapi"
 	"github.com/runledger/runledger/logread"
 	"github.com/runledger/runledger/record"
 )
@@ -111,7 +112,7 @@ func (t *tools) openArtifact(ctx context.Context, repo string, id int64, ref, st
 	if repo == "" || id <= 0 {
 		return nil, fmt.Errorf("artifact reads need both repo (owner/name) and a positive artifact_id")
 	}
-	r, err := artifact.OpenFromEnv(ctx, t.opts.HTTPClient, t.opts.Getenv, repo, id)
+	r, err := githubapi.OpenArtifactFromEnv(ctx, t.opts.HTTPClient, t.opts.Getenv, repo, id)
 	if err != nil {
 		return nil, err
 	}

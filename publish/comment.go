@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"strings"
 	"time"
 
-	"github.com/google/go-github/v62/github"
+	"github.com/runledger/runledger/githubapi"
 )
 
 // Result says where the sections went.
@@ -62,8 +61,8 @@ func (p *Publisher) write(ctx context.Context, pr int, secs []Section) (Result, 
 			return p.permissionWarning(res, fmt.Errorf("read comments of pull request #%d: %w", pr, err))
 		}
 		if canon != nil {
-			res.CommentURL, res.CommentID = canon.GetHTMLURL(), canon.GetID()
-			if current(canon.GetBody(), want) {
+			res.CommentURL, res.CommentID = canon.URL, canon.ID
+			if current(canon.Body, want) {
 				return p.dropDuplicate(ctx, res, created), nil
 			}
 		}
@@ -85,8 +84,8 @@ func (p *Publisher) write(ctx context.Context, pr int, secs []Section) (Result, 
 			return p.permissionWarning(res, err)
 		}
 		if c != nil {
-			created = c.GetID()
-			res.CommentURL, res.CommentID = c.GetHTMLURL(), c.GetID()
+			created = c.ID
+			res.CommentURL, res.CommentID = c.URL, c.ID
 		}
 		if err := p.settle(ctx, try); err != nil {
 			return res, err
@@ -98,46 +97,39 @@ func (p *Publisher) write(ctx context.Context, pr int, secs []Section) (Result, 
 
 // put merges secs into canon's body and writes it, creating the comment
 // when there is none; it returns the comment it created, if any.
-func (p *Publisher) put(ctx context.Context, pr int, canon *github.IssueComment, secs []Section) (*github.IssueComment, error) {
-	body, err := Body(canon.GetBody(), secs) // a nil comment's body is ""
+func (p *Publisher) put(ctx context.Context, pr int, canon *githubapi.Comment, secs []Section) (*githubapi.Comment, error) {
+	previous := ""
+	if canon != nil {
+		previous = canon.Body
+	}
+	body, err := Body(previous, secs)
 	if err != nil {
 		return nil, fmt.Errorf("compose comment: %w", err)
 	}
 	if canon == nil {
-		c, _, err := p.gh.Issues.CreateComment(ctx, p.owner, p.repo, pr, &github.IssueComment{Body: &body})
+		c, err := p.CreateComment(ctx, pr, body)
 		if err != nil {
-			return nil, fmt.Errorf("create comment on pull request #%d: %w", pr, err)
+			return nil, err
 		}
-		return c, nil
+		return &c, nil
 	}
-	_, _, err = p.gh.Issues.EditComment(ctx, p.owner, p.repo, canon.GetID(), &github.IssueComment{Body: &body})
-	if err != nil && !isNotFound(err) { // deleted meanwhile: the next round finds the survivor
-		return nil, fmt.Errorf("edit comment %d: %w", canon.GetID(), err)
+	err = p.EditComment(ctx, canon.ID, body)
+	if err != nil && !githubapi.IsNotFound(err) { // deleted meanwhile: the next round finds the survivor
+		return nil, err
 	}
 	return nil, nil
 }
 
 // canonical is the oldest comment that carries the marker and is authored by
 // us; a copy of the marker by anyone else is never touched.
-func (p *Publisher) canonical(ctx context.Context, pr int, author string) (*github.IssueComment, error) {
-	var best *github.IssueComment
-	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	for {
-		cs, resp, err := p.gh.Issues.ListComments(ctx, p.owner, p.repo, pr, opt)
-		if err != nil {
-			return nil, err
+func (p *Publisher) canonical(ctx context.Context, pr int, author string) (*githubapi.Comment, error) {
+	var best *githubapi.Comment
+	err := p.Comments(ctx, pr, func(c githubapi.Comment) {
+		if strings.HasPrefix(c.Body, CommentMarker) && strings.EqualFold(c.Author, author) && (best == nil || c.ID < best.ID) {
+			best = &c
 		}
-		for _, c := range cs {
-			if strings.HasPrefix(c.GetBody(), CommentMarker) && strings.EqualFold(c.GetUser().GetLogin(), author) &&
-				(best == nil || c.GetID() < best.GetID()) {
-				best = c
-			}
-		}
-		if resp.NextPage == 0 {
-			return best, nil
-		}
-		opt.Page = resp.NextPage
-	}
+	})
+	return best, err
 }
 
 // dropDuplicate deletes the comment this call created when a concurrent job
@@ -146,8 +138,8 @@ func (p *Publisher) dropDuplicate(ctx context.Context, res Result, created int64
 	if created == 0 || created == res.CommentID {
 		return res
 	}
-	if _, err := p.gh.Issues.DeleteComment(ctx, p.owner, p.repo, created); err != nil && !isNotFound(err) {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("delete duplicate comment %d: %v", created, p.redact(err)))
+	if err := p.DeleteComment(ctx, created); err != nil && !githubapi.IsNotFound(err) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("delete duplicate comment %d: %v", created, err))
 	}
 	return res
 }
@@ -162,16 +154,9 @@ func (p *Publisher) settle(ctx context.Context, try int) error {
 
 // permissionWarning turns 403/404 into a warning and keeps other errors.
 func (p *Publisher) permissionWarning(res Result, err error) (Result, error) {
-	perm := isPermission(err)
-	err = p.redact(err)
-	if perm {
+	if githubapi.IsPermission(err) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%v (the token is read-only, as on fork pull requests, or cannot see the pull request; the job summary holds the report)", err))
 		return res, nil
 	}
 	return res, err
-}
-
-func isNotFound(err error) bool {
-	var er *github.ErrorResponse
-	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound
 }

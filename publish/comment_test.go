@@ -15,6 +15,12 @@ import (
 	"github.com/runledger/runledger/internal/fakegithub"
 )
 
+// GitHub's answers for a failing server and a secondary rate limit.
+const (
+	badGateway    = `{"message":"Server Error"}`
+	secondaryBody = `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits","status":"403"}`
+)
+
 const (
 	routeList   = fakegithub.RouteList
 	routeCreate = fakegithub.RouteCreate
@@ -254,7 +260,7 @@ func TestConcurrentMatrixJobs(t *testing.T) {
 				c.Settle = 250 * time.Millisecond
 				c.MaxTries = 12
 			})
-			clk.scale = time.Second
+			clk.Scale = time.Second
 			results[i], errs[i] = p.Upsert(context.Background(), 2, leg(i, "failed"))
 		}()
 	}
@@ -335,13 +341,13 @@ func TestUpsertThroughFaults(t *testing.T) {
 		t.Errorf("%d create attempts, want 3", f.CallCount(routeCreate))
 	}
 	var rateWaits int
-	for _, d := range clk.recorded() {
+	for _, d := range clk.Recorded() {
 		if d == 3*time.Second || d >= time.Minute {
 			rateWaits++
 		}
 	}
 	if rateWaits != 2 {
-		t.Errorf("waits %v: want retry-after 3s and a minute for the secondary limit", clk.recorded())
+		t.Errorf("waits %v: want retry-after 3s and a minute for the secondary limit", clk.Recorded())
 	}
 	for _, b := range f.Bodies() {
 		if strings.Contains(b, tokInstallation) {

@@ -3,10 +3,10 @@ package publish
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
-
-	"github.com/google/go-github/v62/github"
 )
 
 // PRRef is the pull request a run reports to, and how it was found.
@@ -55,7 +55,14 @@ func readEvent(path string) (event, error) {
 	if path == "" {
 		return ev, nil
 	}
-	return ev, readJSON(path, &ev)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ev, fmt.Errorf("read event payload: %w", err)
+	}
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return ev, fmt.Errorf("parse event payload %s: %w", path, err)
+	}
+	return ev, nil
 }
 
 // FindPR finds the pull request for this run: Config.PR if set; the payload of
@@ -107,18 +114,17 @@ func (p *Publisher) prFromCommit(ctx context.Context, sha string) (PRRef, error)
 	if sha == "" {
 		return PRRef{Source: "none", Note: "push without a commit sha"}, nil
 	}
-	prs, _, err := p.gh.PullRequests.ListPullRequestsWithCommit(ctx, p.owner, p.repo, sha, &github.ListOptions{PerPage: 100})
+	prs, err := p.PullRequestsWithCommit(ctx, sha)
 	if err != nil {
-		return PRRef{Source: "none"}, fmt.Errorf("list pull requests of commit %s: %w", sha, p.redact(err))
+		return PRRef{Source: "none"}, err
 	}
-	full := p.owner + "/" + p.repo
+	full := p.Repo()
 	for _, pr := range prs {
 		// The endpoint also returns merged and closed pull requests that
 		// merely contain the commit; only an open one headed by it is ours.
-		if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha &&
-			strings.EqualFold(pr.GetBase().GetRepo().GetFullName(), full) {
-			fork := !strings.EqualFold(pr.GetHead().GetRepo().GetFullName(), full)
-			return PRRef{Number: pr.GetNumber(), Source: "commit", Fork: fork}, nil
+		if pr.State == "open" && pr.HeadSHA == sha && strings.EqualFold(pr.BaseRepo, full) {
+			fork := !strings.EqualFold(pr.HeadRepo, full)
+			return PRRef{Number: pr.Number, Source: "commit", Fork: fork}, nil
 		}
 	}
 	return PRRef{Source: "none", Note: fmt.Sprintf("no open pull request has head %s", sha)}, nil

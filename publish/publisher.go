@@ -18,9 +18,9 @@
 // A job after the matrix can instead collect every leg's section and call
 // Aggregate once.
 //
-// It talks to GitHub's REST API through go-github over one retrying
-// http.Client, and never hard-codes github.com: the API base comes from
-// GITHUB_API_URL and links from GITHUB_SERVER_URL.
+// It calls GitHub only through githubapi's one retrying client, which
+// never hard-codes github.com: the API base comes from GITHUB_API_URL and
+// links from GITHUB_SERVER_URL.
 //
 // Permission failures on the comment (a fork pull request's read-only token,
 // a 403 or 404) are returned as warnings, never as errors, so a report that
@@ -31,15 +31,11 @@ package publish
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/google/go-github/v62/github"
-	"github.com/hashicorp/go-cleanhttp"
+	"github.com/runledger/runledger/githubapi"
 )
 
 // ActionsBot is the login that authors comments made with the default
@@ -67,7 +63,7 @@ type Config struct {
 	UpdateOnly bool
 	// HTTPClient is the base client; the publisher wraps it with retries.
 	HTTPClient *http.Client
-	Retry      RetryPolicy
+	Retry      githubapi.RetryPolicy
 	// Now and Sleep are injectable so tests do not wait; Sleep must return
 	// ctx.Err() when ctx ends first.
 	Now   func() time.Time
@@ -93,40 +89,27 @@ func ConfigFromEnv(getenv func(string) string, token string) Config {
 	}
 }
 
-// Publisher posts to one repository. It is safe for concurrent use.
+// Publisher posts to one repository through its GitHub client, which also
+// serves the step's reads (workflow runs, jobs, artifacts). It is safe for
+// concurrent use.
 type Publisher struct {
-	cfg   Config
-	owner string
-	repo  string
-	gh    *github.Client
+	*githubapi.Client
+	cfg Config
 
 	authorOnce sync.Once
 	author     string
 	authorErr  error
 }
 
-// New checks cfg and builds the publisher's single HTTP client.
+// New checks cfg and builds the publisher's GitHub client.
 func New(cfg Config) (*Publisher, error) {
-	owner, repo, ok := strings.Cut(cfg.Repo, "/")
-	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
-		return nil, fmt.Errorf("repository %q: want owner/name", cfg.Repo)
-	}
-	if cfg.APIURL == "" {
-		return nil, errors.New("no API URL: GITHUB_API_URL is unset")
-	}
-	base, err := url.Parse(strings.TrimSuffix(cfg.APIURL, "/") + "/")
-	if err != nil || base.Scheme == "" || base.Host == "" {
-		return nil, fmt.Errorf("API URL %q: not an absolute URL", cfg.APIURL)
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = cleanhttp.DefaultPooledClient()
-		cfg.HTTPClient.Timeout = 60 * time.Second
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	api, err := githubapi.New(githubapi.Config{APIURL: cfg.APIURL, ServerURL: cfg.ServerURL, Repo: cfg.Repo, Token: cfg.Token,
+		HTTPClient: cfg.HTTPClient, Retry: cfg.Retry, Now: cfg.Now, Sleep: cfg.Sleep})
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleepCtx
+		cfg.Sleep = githubapi.Sleep
 	}
 	if cfg.MaxTries <= 0 {
 		cfg.MaxTries = 8
@@ -134,15 +117,7 @@ func New(cfg Config) (*Publisher, error) {
 	if cfg.Settle <= 0 {
 		cfg.Settle = 2 * time.Second
 	}
-	client := newHTTPClient(cfg.HTTPClient, cfg.Retry, cfg.Now, cfg.Sleep)
-	gh := github.NewClient(client)
-	if cfg.Token != "" {
-		gh = gh.WithAuthToken(cfg.Token)
-	}
-	// Set directly: WithEnterpriseURLs would append /api/v3 to a URL that
-	// already has it.
-	gh.BaseURL = base
-	return &Publisher{cfg: cfg, owner: owner, repo: repo, gh: gh}, nil
+	return &Publisher{Client: api, cfg: cfg}, nil
 }
 
 // Author is the login whose comments the publisher may edit: Config.Author,
@@ -154,78 +129,10 @@ func (p *Publisher) Author(ctx context.Context) (string, error) {
 			p.author = p.cfg.Author
 			return
 		}
-		u, resp, err := p.gh.Users.Get(ctx, "")
-		switch {
-		case err == nil && u.GetLogin() != "":
-			p.author = u.GetLogin()
-		case resp != nil && resp.StatusCode == http.StatusForbidden:
-			p.author = ActionsBot
-		case err == nil:
-			p.authorErr = errors.New("GET /user: no login in the answer")
-		default:
-			p.authorErr = fmt.Errorf("GET /user: %w", p.redact(err))
+		p.author, p.authorErr = p.Login(ctx)
+		if errors.Is(p.authorErr, githubapi.ErrNoUser) {
+			p.author, p.authorErr = ActionsBot, nil
 		}
 	})
 	return p.author, p.authorErr
-}
-
-// redact keeps the token out of any error text that reaches a log.
-func (p *Publisher) redact(err error) error {
-	if err == nil || p.cfg.Token == "" || !strings.Contains(err.Error(), p.cfg.Token) {
-		return err
-	}
-	return errors.New(strings.ReplaceAll(err.Error(), p.cfg.Token, "***"))
-}
-
-// link builds a URL on the web host (GITHUB_SERVER_URL), which on GitHub
-// Enterprise Server is not github.com.
-func (p *Publisher) link(path string) string {
-	return strings.TrimSuffix(p.cfg.ServerURL, "/") + "/" + strings.TrimPrefix(path, "/")
-}
-
-// RunURL links a workflow run (GITHUB_RUN_ID) for the comment and summary.
-func (p *Publisher) RunURL(runID int64) string {
-	return p.link(fmt.Sprintf("%s/%s/actions/runs/%d", p.owner, p.repo, runID))
-}
-
-// ArtifactURL links an uploaded artifact on the run's page.
-func (p *Publisher) ArtifactURL(runID, artifactID int64) string {
-	return p.link(fmt.Sprintf("%s/%s/actions/runs/%d/artifacts/%d", p.owner, p.repo, runID, artifactID))
-}
-
-// maxArtifactPages bounds RunArtifacts: 1,000 artifacts, more than the 500
-// legs a workflow run can have.
-const maxArtifactPages = 10
-
-// RunArtifacts maps the names of workflow run runID's unexpired artifacts
-// to their ids, reading every page of the listing.
-func (p *Publisher) RunArtifacts(ctx context.Context, runID int64) (map[string]int64, error) {
-	ids := map[string]int64{}
-	opt := &github.ListOptions{PerPage: 100}
-	for range maxArtifactPages {
-		list, resp, err := p.gh.Actions.ListWorkflowRunArtifacts(ctx, p.owner, p.repo, runID, opt)
-		if err != nil {
-			return nil, fmt.Errorf("list artifacts of run %d: %w", runID, p.redact(err))
-		}
-		for _, a := range list.Artifacts {
-			if !a.GetExpired() {
-				ids[a.GetName()] = a.GetID()
-			}
-		}
-		if resp.NextPage == 0 {
-			return ids, nil
-		}
-		opt.Page = resp.NextPage
-	}
-	return ids, fmt.Errorf("list artifacts of run %d: more than %d pages", runID, maxArtifactPages)
-}
-
-// isPermission reports a 403 or 404 answer: a read-only token, a missing
-// scope, or a pull request the token cannot see.
-func isPermission(err error) bool {
-	var er *github.ErrorResponse
-	if errors.As(err, &er) && er.Response != nil {
-		return er.Response.StatusCode == http.StatusForbidden || er.Response.StatusCode == http.StatusNotFound
-	}
-	return false
 }

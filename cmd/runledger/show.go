@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/runledger/runledger/artifact"
+	"github.com/runledger/runledger/githubapi"
 	"github.com/runledger/runledger/logread"
 	"github.com/runledger/runledger/store"
 )
@@ -277,5 +278,5 @@ func (a *app) openArtifact(ctx context.Context, o *logSource) (*artifact.Reader,
 	if o.zip != "" {
 		return artifact.OpenFile(o.zip)
 	}
-	return artifact.OpenFromEnv(ctx, nil, a.getenv, o.repo, o.artifact)
+	return githubapi.OpenArtifactFromEnv(ctx, nil, a.getenv, o.repo, o.artifact)
 }

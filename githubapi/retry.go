@@ -1,4 +1,4 @@
-package publish
+package githubapi
 
 import (
 	"bytes"
@@ -157,8 +157,8 @@ func isRateLimited(resp *http.Response) bool {
 	return bytes.Contains(bytes.ToLower(body), []byte("rate limit"))
 }
 
-// sleepCtx is the real sleeper: a timer that gives up when ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// Sleep is the real sleeper (Config.Sleep's default): a timer that gives up when ctx ends.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

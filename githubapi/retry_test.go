@@ -1,4 +1,4 @@
-package publish
+package githubapi
 
 import (
 	"context"
@@ -109,7 +109,7 @@ func TestRetries(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := fakegithub.New(t, "")
 			f.AddFault(routeUser, tt.faults...)
-			p, clk := newTestPublisher(t, f, tokPersonal, func(c *Config) {
+			p, clk := newTestClient(t, f, tokPersonal, func(c *Config) {
 				c.Retry = tt.policy
 				if tt.timeout > 0 {
 					c.HTTPClient.Timeout = tt.timeout
@@ -128,7 +128,7 @@ func TestRetries(t *testing.T) {
 			if tt.sleeps == nil {
 				tt.sleeps = count(0)
 			}
-			tt.sleeps(t, clk.recorded())
+			tt.sleeps(t, clk.Recorded())
 		})
 	}
 }
@@ -193,15 +193,12 @@ func TestNoHardCodedGitHub(t *testing.T) {
 		}
 	}
 	f := fakegithub.New(t, "/api/v3")
-	p, _ := newTestPublisher(t, f, tokPersonal, nil)
-	if _, err := p.Author(context.Background()); err != nil {
+	p, _ := newTestClient(t, f, tokPersonal, nil)
+	if _, err := p.Login(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if f.CallCount(routeUser) != 1 {
 		t.Fatal("request did not reach the GHES-style API URL")
-	}
-	if got := p.RunURL(1); got != "https://ghes.example.test/Codertocat/Hello-World/actions/runs/1" {
-		t.Errorf("run URL %q", got)
 	}
 	if got := p.ArtifactURL(1, 42); got != "https://ghes.example.test/Codertocat/Hello-World/actions/runs/1/artifacts/42" {
 		t.Errorf("artifact URL %q", got)
