@@ -73,8 +73,8 @@ func TestMerge(t *testing.T) {
 // verdict that differs from the earlier attempt's is a flip there.
 func TestMergeSameCommit(t *testing.T) {
 	h := play(30, idx(tst('P', "A"), tst('P', "B")))
-	first := Merge(h, idx(tst('F', "A"), tst('P', "B"), tst('F', "C")), Column{Commit: "c01", RunID: "r1"}, 30, "")
-	second := Merge(first, idx(tst('P', "A"), tst('P', "B"), tst('F', "C")), Column{Commit: "c01", RunID: "r2"}, 30, "")
+	first := Merge(h, idx(tst('F', "A"), tst('P', "B"), tst('F', "C")), Column{Commit: "c01", WorkflowRunID: "7", RunID: "r1"}, 30, "")
+	second := Merge(first, idx(tst('P', "A"), tst('P', "B"), tst('F', "C")), Column{Commit: "c01", WorkflowRunID: "7", RunID: "r2"}, 30, "")
 	want := map[string]string{"A": "Pp", "B": "PP", "C": ".F"}
 	if got := rows(second); !reflect.DeepEqual(got, want) {
 		t.Errorf("rows %v, want %v", got, want)
@@ -82,7 +82,12 @@ func TestMergeSameCommit(t *testing.T) {
 	if len(second.Columns) != 2 || second.Columns[1].RunID != "r2" {
 		t.Errorf("columns %+v, want two, the newest r2's", second.Columns)
 	}
-	// An unknown commit never joins: local runs each have their column.
+	// Another workflow run of the commit (a pull request's naming its
+	// base) is a column of its own, and so is each local run.
+	other := Merge(first, idx(tst('P', "A")), Column{Commit: "c01", WorkflowRunID: "8"}, 30, "")
+	if got := rows(other)["A"]; got != "PFP" {
+		t.Errorf("another workflow run of the commit: %q, want PFP", got)
+	}
 	local := Merge(Merge(nil, idx(tst('P', "A")), Column{RunID: "x"}, 30, ""), idx(tst('F', "A")), Column{RunID: "y"}, 30, "")
 	if got := rows(local)["A"]; got != "PF" {
 		t.Errorf("runs without a commit: %q, want PF", got)

@@ -12,9 +12,9 @@ import (
 // column (on col's commit), the oldest columns go past window. A test is
 // the same test as the index's comparison says (testindex.Pair), so a test
 // that moved file keeps its past; a unit is matched by its exact key. When
-// past's newest column is of col's commit (an earlier attempt of this
-// run, or another run of the commit), cur joins that column instead: a
-// test that failed in one and passed in the other flipped there. A nil
+// past's newest column is an earlier attempt of col's workflow run on the
+// same commit (a re-run), cur joins that column instead: a test that
+// failed in one and passed in the other flipped there. A nil
 // past starts the history at cur.
 func Merge(past *History, cur *testindex.Index, col Column, window int, branch string) *History {
 	window = max(window, 1)
@@ -24,7 +24,7 @@ func Merge(past *History, cur *testindex.Index, col Column, window int, branch s
 	if past != nil {
 		sortIfNeeded(past)
 		k = len(past.Columns)
-		same = col.Commit != "" && past.Columns[k-1].Commit == col.Commit
+		same = sameRun(past.Columns[k-1], col)
 		out.Columns = slices.Clone(past.Columns)
 		if out.Branch == "" {
 			out.Branch = past.Branch
@@ -59,6 +59,14 @@ func Merge(past *History, cur *testindex.Index, col Column, window int, branch s
 	out.Entries = m.finish()
 	sortIfNeeded(out)
 	return out
+}
+
+// sameRun: two columns are attempts of one workflow run on one commit (a
+// re-run). Two workflow runs of one commit stay two columns: a pull
+// request's run may name its base commit (a change with no diff, a test
+// harness), and its outcomes are not the branch's.
+func sameRun(a, b Column) bool {
+	return a.Commit != "" && a.WorkflowRunID != "" && a.Commit == b.Commit && a.WorkflowRunID == b.WorkflowRunID
 }
 
 // merger builds every row in one buffer: 100,000 tests cost one
