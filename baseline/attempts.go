@@ -65,11 +65,6 @@ func EarlierAttempt(ctx context.Context, gh Actions, q Rerun, b *report.Baseline
 		b.History = map[string]report.Past{}
 	}
 	for name, dir := range latest {
-		if p := readPast(ctx, r, sums, dir, name); p.History != nil {
-			p.Commit, p.WorkflowRunID = lastColumn(p.History)
-			b.History[name] = p
-			continue
-		}
 		data, err := readVerified(ctx, r, sums, dir+"/"+testindex.FileName)
 		if err != nil {
 			continue // the base's past stands; this attempt's flips go unseen
@@ -78,8 +73,14 @@ func EarlierAttempt(ctx context.Context, gh Actions, q Rerun, b *report.Baseline
 		if err != nil {
 			continue
 		}
+		if p := readPast(ctx, r, sums, dir, name, x); p.History != nil {
+			p.Commit, p.WorkflowRunID = lastColumn(p.History)
+			b.History[name] = p
+			continue
+		}
+		// A runledger that wrote no history: its index joins the base's past.
 		base := b.History[name]
-		col := history.Column{Commit: x.Commit, WorkflowRunID: x.CIRunID, RunID: x.RunID}
+		col := history.Column{Commit: x.Commit, WorkflowRunID: x.CIRunID, Attempt: n, RunID: x.RunID}
 		merged := history.Merge(base.History, x, col, q.Window, b.Branch)
 		b.History[name] = report.Past{History: merged, Commit: x.Commit, WorkflowRunID: x.CIRunID}
 	}

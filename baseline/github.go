@@ -225,7 +225,7 @@ func readIndexes(ctx context.Context, r *artifact.Reader, names []string) (*repo
 			return nil, fmt.Errorf("%s: %w", entry, err)
 		}
 		b.Runs[name] = x
-		b.History[name] = readPast(ctx, r, sums, dir, name)
+		b.History[name] = readPast(ctx, r, sums, dir, name, x)
 	}
 	if len(b.Runs) == 0 {
 		return nil, fmt.Errorf("no run named %s in it", strings.Join(quoted(names), " or "))
@@ -258,10 +258,11 @@ func readVerified(ctx context.Context, r *artifact.Reader, sums map[string]strin
 	return data, nil
 }
 
-// readPast reads the history of run name in the artifact directory dir:
-// none (an older runledger, history off there) restarts the history; one
-// that fails its hash or cannot be parsed is unusable, with the reason.
-func readPast(ctx context.Context, r *artifact.Reader, sums map[string]string, dir, name string) report.Past {
+// readPast reads the history of run name in the artifact directory dir,
+// beside its index x: none (an older runledger, history off there)
+// restarts the history; one that fails its hash, is not of that index or
+// cannot be parsed is unusable, with the reason.
+func readPast(ctx context.Context, r *artifact.Reader, sums map[string]string, dir, name string, x *testindex.Index) report.Past {
 	entry := path.Join(dir, history.FileName)
 	if _, ok := sums[entry]; !ok {
 		return report.Past{Reason: fmt.Sprintf("run %s holds no history (%s): made by a runledger before histories, or with history: 0", dir, entry)}
@@ -270,7 +271,7 @@ func readPast(ctx context.Context, r *artifact.Reader, sums map[string]string, d
 	if err != nil {
 		return report.Past{Reason: err.Error(), Unusable: true}
 	}
-	h, err := history.Read(bytes.NewReader(data))
+	h, err := history.Read(bytes.NewReader(data), x, sums[path.Join(dir, testindex.FileName)])
 	switch {
 	case err != nil:
 		return report.Past{Reason: fmt.Sprintf("%s: %v", entry, err), Unusable: true}

@@ -57,7 +57,7 @@ func local(path string) (*report.Baselines, error) {
 			return nil, err
 		}
 		b := &report.Baselines{Runs: map[string]*testindex.Index{x.Run: x}}
-		b.History = map[string]report.Past{x.Run: localPast(x, filepath.Join(filepath.Dir(path), history.FileName))}
+		b.History = map[string]report.Past{x.Run: localPast(x, filepath.Join(filepath.Dir(path), history.FileName), path)}
 		return b, nil
 	case bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")):
 		return fromEnvelope(path, data)
@@ -112,7 +112,7 @@ func fromStore(dir string) (*report.Baselines, error) {
 			}
 		}
 	}
-	pastsOf(b, func(name string) string { return filepath.Join(dir, latest[name].ID, history.FileName) })
+	pastsOf(b, func(name string) string { return filepath.Join(dir, latest[name].ID) })
 	return b, nil
 }
 
@@ -129,14 +129,10 @@ func fromEnvelope(path string, data []byte) (*report.Baselines, error) {
 	b := &report.Baselines{Runs: map[string]*testindex.Index{}}
 	histories := map[string]string{}
 	for _, run := range env.Runs {
-		histories[run.Name] = filepath.Join(filepath.Dir(path), run.ID, history.FileName)
-		if h := run.History; h != nil && h.Path != "" {
-			histories[run.Name] = h.Path
-		}
 		if t := run.Tests; t != nil {
 			for _, p := range []string{t.Path, filepath.Join(filepath.Dir(path), run.ID, t.File)} {
 				if x, err := testindex.ReadFile(p); err == nil && p != "" {
-					b.Runs[run.Name] = x
+					b.Runs[run.Name], histories[run.Name] = x, filepath.Dir(p)
 					break
 				}
 			}
@@ -171,22 +167,28 @@ func sha256Hex(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// pastsOf reads, for each run of b, the history beside its index (at
-// path(name)), so a local comparison carries the history forward as the
+// pastsOf reads, for each run of b, the history beside its index (dir(name)
+// holds both), so a local comparison carries the history forward as the
 // Action does.
-func pastsOf(b *report.Baselines, path func(name string) string) {
+func pastsOf(b *report.Baselines, dir func(name string) string) {
 	b.History = map[string]report.Past{}
 	for name, x := range b.Runs {
-		b.History[name] = localPast(x, path(name))
+		d := dir(name)
+		if d == "" {
+			b.History[name] = report.Past{Reason: fmt.Sprintf("the base run %s has no test index to read its history by", x.RunID)}
+			continue
+		}
+		b.History[name] = localPast(x, filepath.Join(d, history.FileName), filepath.Join(d, testindex.FileName))
 	}
 }
 
-// localPast is the history at path of the base run x: none (an older
+// localPast is the history at path of the base run x, whose index was
+// read from indexPath: none (an older
 // runledger, history off) restarts the history; one that cannot be read
 // is unusable, with the reason.
-func localPast(x *testindex.Index, path string) report.Past {
+func localPast(x *testindex.Index, path, indexPath string) report.Past {
 	p := report.Past{Commit: x.Commit, WorkflowRunID: x.CIRunID}
-	h, err := history.ReadFile(path)
+	h, err := history.ReadFile(path, x, indexPath)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		p.Reason = fmt.Sprintf("the base run %s has no %s (a runledger before histories, or history off)", x.RunID, history.FileName)

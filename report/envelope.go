@@ -56,8 +56,9 @@ type Run struct {
 	History  *History `json:"history,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 
-	index   *testindex.Index // every test of the run; SaveIndexes writes it
-	history *history.History // the past carried forward by this run; SaveIndexes writes it
+	index     *testindex.Index // every test of the run; SaveIndexes writes it
+	ciAttempt int              // the workflow run's attempt (GITHUB_RUN_ATTEMPT), 0 when unknown
+	history   *history.History // the past carried forward by this run; SaveIndexes writes it
 }
 
 // TestsRef is where a run's test index is: File in the run's directory

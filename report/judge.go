@@ -60,7 +60,7 @@ func carryForward(run *Run, b *Baselines, window int, c *testindex.Comparison) m
 		}
 	}
 	x := run.index
-	merged := history.Merge(past.History, x, history.Column{Commit: x.Commit, WorkflowRunID: x.CIRunID, RunID: x.RunID}, window, b.Branch)
+	merged := history.Merge(past.History, x, history.Column{Commit: x.Commit, WorkflowRunID: x.CIRunID, Attempt: run.ciAttempt, RunID: x.RunID}, window, b.Branch)
 	run.history = merged
 	h := &History{State: "read", Runs: len(merged.Columns), Commit: past.Commit, WorkflowRunID: past.WorkflowRunID,
 		Branch: merged.Branch, Reason: past.Reason}
@@ -92,13 +92,14 @@ func carryForward(run *Run, b *Baselines, window int, c *testindex.Comparison) m
 	return evidence
 }
 
-// saveHistory writes the run's history beside its index.
-func saveHistory(st *store.Store, run *Run) error {
+// saveHistory writes the run's history beside its index (whose file's
+// sha256 is indexSHA: the history names the index it follows).
+func saveHistory(st *store.Store, run *Run, indexSHA string) error {
 	if run.history == nil || run.History == nil {
 		return nil
 	}
 	path := filepath.Join(st.Dir, run.ID, history.FileName)
-	sum, err := history.WriteFile(path, run.history)
+	sum, err := history.WriteFile(path, run.history, run.index, indexSHA)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/runledger/runledger/report"
 	"github.com/runledger/runledger/report/history"
+	"github.com/runledger/runledger/report/testindex"
 )
 
 // TestReportHistory plays a branch's runs as local stores, each reported
@@ -90,7 +91,11 @@ func TestReportHistory(t *testing.T) {
 	if env.Status != "failed" {
 		t.Errorf("status %s: a flaky failure is still a failure", env.Status)
 	}
-	h, err := history.ReadFile(run.History.Path)
+	x, err := testindex.ReadFile(run.Tests.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := history.ReadFile(run.History.Path, x, run.Tests.Path)
 	if err != nil {
 		t.Fatal(err)
 	}

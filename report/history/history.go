@@ -6,17 +6,22 @@
 //
 // The file (FileName, beside the test index in the run's directory and
 // its artifact) is gzip'd text: a first line "#" followed by a JSON
-// Header, whose runs list the columns oldest to newest, then one line per
-// test or unit of the index's kinds, sorted as the index is:
+// Header, whose runs list the columns oldest to newest and whose
+// index_sha256 names the run's test index (report/testindex) it belongs
+// to. Then one line per entry of that index, in the index's order, that
+// holds only the entry's outcomes: the names are the index's, never
+// written twice. Then one line per test or unit that ran in the window
+// but not in this run, with its names as the index writes them:
 //
+//	<outcomes>
 //	<kind> TAB outcomes TAB suite TAB class TAB name TAB file
 //
 // outcomes holds one byte a column: P passed, F failed, E error, S
 // skipped, "." not run; lower case (p, f, e) when the test had the other
-// verdict too on that column's commit (a flip: a retry, a re-run attempt,
-// a second run of the same commit). Fields are escaped as the index's
-// are. A test that passes every run costs its name (shared with the index
-// and compressed alike) and a run of P's that gzip keeps to a few bits.
+// verdict too on that column's commit (a flip: a retry, a re-run attempt
+// of the same workflow run). A test that passes every run costs a line of
+// P's that gzip keeps to a few bits: the file is a small fraction of the
+// index's size.
 package history
 
 import (
@@ -40,7 +45,10 @@ type Column struct {
 	// Commit is the commit it ran on; runs of one commit share a column.
 	Commit        string `json:"commit,omitempty"`
 	WorkflowRunID string `json:"workflow_run_id,omitempty"`
-	// RunID is runledger's run id (of the latest attempt on the commit).
+	// Attempt is the workflow run's attempt (GITHUB_RUN_ATTEMPT) the
+	// column's latest outcomes come from.
+	Attempt int `json:"attempt,omitempty"`
+	// RunID is runledger's run id (of that attempt).
 	RunID string `json:"run_id,omitempty"`
 }
 
@@ -63,6 +71,10 @@ type Header struct {
 	Window int `json:"window"`
 	// Columns are its runs, oldest first.
 	Columns []Column `json:"runs"`
+	// Index is the sha256 of the test index (its file) whose entries
+	// the first Tests lines follow.
+	Index string `json:"index_sha256"`
+	Tests int    `json:"tests"`
 }
 
 // Entry is one test's (or unit's) outcomes, a byte per column.
@@ -72,7 +84,9 @@ type Entry struct {
 	testindex.Key
 }
 
-// History is a run name's recent past.
+// History is a run name's recent past: Entries[:Tests] are the run's
+// index's entries in its order, the rest (sorted) ran in the window but
+// not in the run.
 type History struct {
 	Header
 	Entries []Entry

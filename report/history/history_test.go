@@ -73,8 +73,8 @@ func TestMerge(t *testing.T) {
 // verdict that differs from the earlier attempt's is a flip there.
 func TestMergeSameCommit(t *testing.T) {
 	h := play(30, idx(tst('P', "A"), tst('P', "B")))
-	first := Merge(h, idx(tst('F', "A"), tst('P', "B"), tst('F', "C")), Column{Commit: "c01", WorkflowRunID: "7", RunID: "r1"}, 30, "")
-	second := Merge(first, idx(tst('P', "A"), tst('P', "B"), tst('F', "C")), Column{Commit: "c01", WorkflowRunID: "7", RunID: "r2"}, 30, "")
+	first := Merge(h, idx(tst('F', "A"), tst('P', "B"), tst('F', "C")), Column{Commit: "c01", WorkflowRunID: "7", Attempt: 1, RunID: "r1"}, 30, "")
+	second := Merge(first, idx(tst('P', "A"), tst('P', "B"), tst('F', "C")), Column{Commit: "c01", WorkflowRunID: "7", Attempt: 2, RunID: "r2"}, 30, "")
 	want := map[string]string{"A": "Pp", "B": "PP", "C": ".F"}
 	if got := rows(second); !reflect.DeepEqual(got, want) {
 		t.Errorf("rows %v, want %v", got, want)
@@ -84,9 +84,13 @@ func TestMergeSameCommit(t *testing.T) {
 	}
 	// Another workflow run of the commit (a pull request's naming its
 	// base) is a column of its own, and so is each local run.
-	other := Merge(first, idx(tst('P', "A")), Column{Commit: "c01", WorkflowRunID: "8"}, 30, "")
+	other := Merge(first, idx(tst('P', "A")), Column{Commit: "c01", WorkflowRunID: "8", Attempt: 2}, 30, "")
 	if got := rows(other)["A"]; got != "PFP" {
 		t.Errorf("another workflow run of the commit: %q, want PFP", got)
+	}
+	again := Merge(first, idx(tst('P', "A")), Column{Commit: "c01", WorkflowRunID: "7", Attempt: 1}, 30, "")
+	if got := rows(again)["A"]; got != "PFP" {
+		t.Errorf("the same attempt again (a harness reusing its ids): %q, want PFP", got)
 	}
 	local := Merge(Merge(nil, idx(tst('P', "A")), Column{RunID: "x"}, 30, ""), idx(tst('F', "A")), Column{RunID: "y"}, 30, "")
 	if got := rows(local)["A"]; got != "PF" {
@@ -135,38 +139,51 @@ func TestEvidence(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	h := play(3, idx(tst('P', "a\tb"), tst('F', "x\\y")), idx(tst('E', "a\tb")))
-	h.Entries = append(h.Entries, Entry{Kind: testindex.NamedUnit, Outcomes: "p.", Key: testindex.Key{Suite: "pkg"}})
+	x := idx(tst('E', "a\tb"), tst('P', "z"))
+	h := play(3, idx(tst('P', "a\tb"), tst('F', "x\\y")), x)
 	var buf bytes.Buffer
-	if err := Write(&buf, h); err != nil {
+	if err := Write(&buf, h, x, "sha"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(&buf)
+	got, err := Read(bytes.NewReader(buf.Bytes()), x, "sha")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, h) {
 		t.Errorf("read back\n%+v\nwant\n%+v", got, h)
 	}
+	if want := map[string]string{"a\tb": "PE", "x\\y": "F.", "z": ".P"}; !reflect.DeepEqual(rows(got), want) {
+		t.Errorf("rows %v, want %v", rows(got), want)
+	}
+	// The history of another index is not this one's.
+	if _, err := Read(bytes.NewReader(buf.Bytes()), x, "other"); err == nil || !strings.Contains(err.Error(), "not of this one") {
+		t.Errorf("another index's history: %v", err)
+	}
+	if err := Write(&buf, h, idx(tst('P', "q")), "sha"); err == nil {
+		t.Errorf("wrote a history that does not follow its index")
+	}
 }
 
 func TestReadRejects(t *testing.T) {
-	head := `#{"schema":"runledger.history/v1","run":"u","window":30,"runs":[{"commit":"a"},{"commit":"b"}]}`
+	head := `#{"schema":"runledger.history/v1","run":"u","window":30,"runs":[{"commit":"a"},{"commit":"b"}],"index_sha256":"sha","tests":1}`
 	tests := []struct{ text, want string }{
 		{"", "empty"},
 		{`#{"schema":"runledger.tests/v1","window":1,"runs":[{}]}`, "schema"},
 		{`#{"schema":"runledger.history/v1","window":1,"runs":[]}`, "0 runs"},
 		{`#{"schema":"runledger.history/v1","window":1,"runs":[{},{}]}`, "window 1"},
-		{head + "\nt\tPPP\tpkg\t\tA\t", "line 2: 3 outcomes"},
-		{head + "\nt\tPX\tpkg\t\tA\t", "outcome 'X'"},
-		{head + "\nx\tPP\tpkg\t\tA\t", "kind"},
-		{head + "\nt\tPP\tpkg\t\tA", "5 fields"},
-		{head + "\nt\tPP\tpkg\t\tA\\q\t", "unknown escape"},
+		{head, "0 lines of outcomes"},
+		{head + "\nPPP", "line 2: 3 outcomes"},
+		{head + "\nPX", "outcome 'X'"},
+		{head + "\nPP\nt\tPPP\tpkg\t\tA\t", "line 3: 3 outcomes"},
+		{head + "\nPP\nx\tPP\tpkg\t\tA\t", "kind"},
+		{head + "\nPP\nt\tPP\tpkg\t\tA", "5 fields"},
+		{head + "\nPP\nt\tPP\tpkg\t\tA\\q\t", "unknown escape"},
+		{strings.Replace(head, `"tests":1`, `"tests":2`, 1) + "\nPP", "2 tests, its index has 1"},
 	}
 	for _, tt := range tests {
 		var buf bytes.Buffer
 		zipText(&buf, tt.text)
-		_, err := Read(&buf)
+		_, err := Read(&buf, idx(tst('P', "A")), "sha")
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: error %v, want one saying %q", tt.text, err, tt.want)
 		}

@@ -10,19 +10,20 @@ import (
 
 // Merge carries past forward by one run: cur's outcomes become the newest
 // column (on col's commit), the oldest columns go past window. A test is
-// the same test as the index's comparison says (testindex.Pair), so a test
-// that moved file keeps its past; a unit is matched by its exact key. When
-// past's newest column is an earlier attempt of col's workflow run on the
-// same commit (a re-run), cur joins that column instead: a test that
-// failed in one and passed in the other flipped there. A nil
-// past starts the history at cur.
+// the same test as the index's comparison says (the same key; else, for
+// the few left over, testindex.Pair's looser rules), so a test that moved
+// file keeps its past; a unit is matched by its exact key. When past's
+// newest column is an earlier attempt of col's workflow run on the same
+// commit (a re-run), cur joins that column instead: a test that failed in
+// one and passed in the other flipped there. A nil past starts the
+// history at cur. The result's first entries are cur's, in cur's order
+// (sorted first if it is not).
 func Merge(past *History, cur *testindex.Index, col Column, window int, branch string) *History {
 	window = max(window, 1)
+	testindex.SortIfNeeded(cur)
 	out := &History{Header: Header{Schema: Schema, Run: cur.Run, Branch: branch, Window: window}}
-	var k int
-	same := false
+	k, same := 0, false
 	if past != nil {
-		sortIfNeeded(past)
 		k = len(past.Columns)
 		same = sameRun(past.Columns[k-1], col)
 		out.Columns = slices.Clone(past.Columns)
@@ -39,8 +40,9 @@ func Merge(past *History, cur *testindex.Index, col Column, window int, branch s
 	drop := max(0, width-window)
 	out.Columns = out.Columns[drop:]
 
-	m := merger{width: width, drop: drop, same: same}
-	m.b.Grow((len(cur.Entries) + 16) * (width - drop))
+	m := merger{width: width, drop: drop, same: same, rows: make([]Entry, 0, len(cur.Entries)+16),
+		ends: make([]int, 0, len(cur.Entries)+16)}
+	m.b.Grow(len(cur.Entries) * (width - drop))
 	ab, used := pair(cur, past)
 	for i, e := range cur.Entries {
 		prev := ""
@@ -56,17 +58,19 @@ func Merge(past *History, cur *testindex.Index, col Column, window int, branch s
 			}
 		}
 	}
-	out.Entries = m.finish()
-	sortIfNeeded(out)
+	out.Entries = m.finish(len(cur.Entries))
+	out.Tests = len(cur.Entries)
+	slices.SortFunc(out.Entries[out.Tests:], compareEntries)
 	return out
 }
 
-// sameRun: two columns are attempts of one workflow run on one commit (a
+// sameRun: b is a later attempt of a's workflow run on a's commit (a
 // re-run). Two workflow runs of one commit stay two columns: a pull
 // request's run may name its base commit (a change with no diff, a test
 // harness), and its outcomes are not the branch's.
 func sameRun(a, b Column) bool {
-	return a.Commit != "" && a.WorkflowRunID != "" && a.Commit == b.Commit && a.WorkflowRunID == b.WorkflowRunID
+	return a.Commit != "" && a.WorkflowRunID != "" && a.Commit == b.Commit && a.WorkflowRunID == b.WorkflowRunID &&
+		b.Attempt > a.Attempt
 }
 
 // merger builds every row in one buffer: 100,000 tests cost one
@@ -75,13 +79,8 @@ type merger struct {
 	width, drop int
 	same        bool
 	b           strings.Builder
-	rows        []row
-}
-
-type row struct {
-	kind       testindex.Kind
-	key        testindex.Key
-	start, end int
+	rows        []Entry
+	ends        []int // where each row's outcomes end in b
 }
 
 // add appends a row: prev, the test's past outcomes (empty for a test
@@ -94,7 +93,6 @@ func (m *merger) add(kind testindex.Kind, key testindex.Key, prev string, now by
 			prev += string(Absent)
 		}
 	}
-	start := m.b.Len()
 	switch {
 	case m.same && now != 0:
 		m.b.WriteString(prev[min(m.drop, len(prev)-1) : len(prev)-1])
@@ -108,23 +106,27 @@ func (m *merger) add(kind testindex.Kind, key testindex.Key, prev string, now by
 		m.b.WriteString(prev[min(m.drop, len(prev)):])
 		m.b.WriteByte(Absent)
 	}
-	m.rows = append(m.rows, row{kind: kind, key: key, start: start, end: m.b.Len()})
+	m.rows = append(m.rows, Entry{Kind: kind, Key: key})
+	m.ends = append(m.ends, m.b.Len())
 }
 
-func (m *merger) finish() []Entry {
+// finish gives each row its outcomes and drops the rows past the first
+// keep that no longer ran in the window.
+func (m *merger) finish(keep int) []Entry {
 	all := m.b.String()
-	out := make([]Entry, 0, len(m.rows))
-	for _, r := range m.rows {
-		o := all[r.start:r.end]
-		if strings.Trim(o, string(Absent)) == "" {
+	out := m.rows[:0]
+	start := 0
+	for i, e := range m.rows {
+		e.Outcomes, start = all[start:m.ends[i]], m.ends[i]
+		if i >= keep && strings.Trim(e.Outcomes, string(Absent)) == "" {
 			continue // out of the window
 		}
-		out = append(out, Entry{Kind: r.kind, Outcomes: o, Key: r.key})
+		out = append(out, e)
 	}
 	return out
 }
 
-// combine is two runs of one commit in one column: the later verdict,
+// combine is two attempts of one run in one column: the later verdict,
 // flipped when either was or when one failed and the other passed.
 func combine(earlier, later byte) byte {
 	if earlier == Absent {
@@ -143,59 +145,106 @@ func combine(earlier, later byte) byte {
 }
 
 // pair maps each entry of cur to its past entry, or -1, and says which
-// past entries were taken: tests by the index's identity rules, units by
-// their exact key.
+// past entries were taken: the same kind and key by a walk of the two
+// sorted lists (and a look-up among past's rows not in its index); then
+// among the tests left on both sides, testindex.Pair's rules.
 func pair(cur *testindex.Index, past *History) ([]int32, []bool) {
+	ab := make([]int32, len(cur.Entries))
+	for i := range ab {
+		ab[i] = -1
+	}
 	if past == nil {
-		ab := make([]int32, len(cur.Entries))
-		for i := range ab {
-			ab[i] = -1
-		}
 		return ab, nil
 	}
-	keys := &testindex.Index{Entries: make([]testindex.Entry, len(past.Entries))}
-	units := map[row]int32{}
-	for j, e := range past.Entries {
-		keys.Entries[j] = testindex.Entry{Kind: e.Kind, Outcome: testindex.Passed, Key: e.Key}
-		if e.Kind != testindex.Test {
-			units[row{kind: e.Kind, key: e.Key}] = int32(j)
-		}
-	}
-	ab := testindex.Pair(cur, keys)
 	used := make([]bool, len(past.Entries))
-	for i, e := range cur.Entries {
-		if e.Kind != testindex.Test {
-			ab[i] = -1
-			if j, ok := units[row{kind: e.Kind, key: e.Key}]; ok {
-				ab[i] = j
-			}
-		}
-		if ab[i] >= 0 {
-			if used[ab[i]] { // a duplicate key: its second entry starts afresh
-				ab[i] = -1
-				continue
-			}
-			used[ab[i]] = true
+	aligned := past.Entries[:past.Tests]
+	for i, j := 0, 0; i < len(cur.Entries) && j < len(aligned); {
+		a, b := cur.Entries[i], aligned[j]
+		switch c := cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Kind, b.Kind)); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			ab[i], used[j] = int32(j), true
+			i, j = i+1, j+1
 		}
 	}
+	extra := map[Entry]int32{}
+	for j := past.Tests; j < len(past.Entries); j++ {
+		e := past.Entries[j]
+		extra[Entry{Kind: e.Kind, Key: e.Key}] = int32(j)
+	}
+	for i, e := range cur.Entries {
+		if ab[i] < 0 && len(extra) > 0 {
+			if j, ok := extra[Entry{Kind: e.Kind, Key: e.Key}]; ok && !used[j] {
+				ab[i], used[j] = j, true
+			}
+		}
+	}
+	pairLoose(cur, past, ab, used)
 	return ab, used
 }
 
-func compareEntries(a, b Entry) int {
-	return cmp.Or(testindex.CompareKeys(a.Key, b.Key), cmp.Compare(a.Kind, b.Kind))
+// pairLoose pairs the tests left on both sides as a comparison would (a
+// test that moved file, or is named more loosely on one side).
+func pairLoose(cur *testindex.Index, past *History, ab []int32, used []bool) {
+	var a, b testindex.Index
+	var ai, bj []int32
+	for i, e := range cur.Entries {
+		if ab[i] < 0 && e.Kind == testindex.Test {
+			a.Entries, ai = append(a.Entries, e), append(ai, int32(i))
+		}
+	}
+	if len(ai) == 0 {
+		return
+	}
+	for j, e := range past.Entries {
+		if !used[j] && e.Kind == testindex.Test {
+			bj = append(bj, int32(j))
+		}
+	}
+	if len(bj) == 0 {
+		return
+	}
+	// Sorted here, Pair keeps a's and b's order: its answer indexes them.
+	slices.SortFunc(bj, func(x, y int32) int { return compareEntries(past.Entries[x], past.Entries[y]) })
+	for _, j := range bj {
+		b.Entries = append(b.Entries, testindex.Entry{Kind: testindex.Test, Outcome: testindex.Passed, Key: past.Entries[j].Key})
+	}
+	for k, l := range testindex.Pair(&a, &b) {
+		if l >= 0 {
+			ab[ai[k]], used[bj[l]] = bj[l], true
+		}
+	}
 }
 
-func sortIfNeeded(h *History) {
-	if !slices.IsSortedFunc(h.Entries, compareEntries) {
-		slices.SortFunc(h.Entries, compareEntries)
+// compareKeys orders keys as the index does, stopping at the first field
+// that differs.
+func compareKeys(a, b testindex.Key) int {
+	if c := strings.Compare(a.Suite, b.Suite); c != 0 {
+		return c
 	}
+	if c := strings.Compare(a.Class, b.Class); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return strings.Compare(a.File, b.File)
+}
+
+func compareEntries(a, b Entry) int {
+	return cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Kind, b.Kind))
 }
 
 // Find returns the test of key k, if the history has it.
 func (h *History) Find(k testindex.Key) (Entry, bool) {
-	i, ok := slices.BinarySearchFunc(h.Entries, Entry{Kind: testindex.Test, Key: k}, compareEntries)
-	if !ok {
-		return Entry{}, false
+	want := Entry{Kind: testindex.Test, Key: k}
+	for _, part := range [][]Entry{h.Entries[:h.Tests], h.Entries[h.Tests:]} {
+		if i, ok := slices.BinarySearchFunc(part, want, compareEntries); ok {
+			return part[i], true
+		}
 	}
-	return h.Entries[i], true
+	return Entry{}, false
 }

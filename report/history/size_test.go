@@ -36,11 +36,12 @@ func bigIndex(rng *rand.Rand, n int, rate float64) *testindex.Index {
 
 // bigHistory plays runs runs of n tests; every hundredth test flakes at
 // 10%, the rest pass.
-func bigHistory(n, runs int) *History {
+func bigHistory(n, runs int) (*History, *testindex.Index) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var h *History
+	var x *testindex.Index
 	for r := range runs {
-		x := bigIndex(rng, n, 0)
+		x = bigIndex(rng, n, 0)
 		for i := 0; i < n; i += 100 {
 			if rng.Float64() < 0.1 {
 				x.Entries[i].Outcome = testindex.Failed
@@ -48,7 +49,7 @@ func bigHistory(n, runs int) *History {
 		}
 		h = Merge(h, x, Column{Commit: fmt.Sprintf("%040x", r), WorkflowRunID: fmt.Sprint(9000000 + r)}, runs, "main")
 	}
-	return h
+	return h, x
 }
 
 // TestSize: 100,000 tests × 30 runs stay under 2 MiB gzip'd.
@@ -56,9 +57,9 @@ func TestSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 30 runs of 100,000 tests")
 	}
-	h := bigHistory(100_000, 30)
+	h, x := bigHistory(100_000, 30)
 	var buf bytes.Buffer
-	if err := Write(&buf, h); err != nil {
+	if err := Write(&buf, h, x, "sha"); err != nil {
 		t.Fatal(err)
 	}
 	if buf.Len() >= 2<<20 {

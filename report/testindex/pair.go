@@ -16,3 +16,6 @@ func UnescapeField(s string) (string, error) { return unescape(s) }
 
 // CompareKeys orders keys as the index's entries are sorted.
 func CompareKeys(a, b Key) int { return compareKeys(a, b) }
+
+// SortIfNeeded sorts x's entries as the file holds them, unless they are.
+func SortIfNeeded(x *Index) { sortIfNeeded(x) }
