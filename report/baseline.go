@@ -67,6 +67,7 @@ func compareRun(run *Run, b *Baselines, solo bool, window int) {
 	}
 	if reason != "" {
 		run.Baseline = &Baseline{State: "unavailable", Reason: reason, Note: note, Fixed: []TestRef{}}
+		testindex.SortIfNeeded(run.index) // as Compare with a base leaves it, for the history
 		c := testindex.Compare(run.index, nil)
 		labelFailures(run, c, carryForward(run, b, window, c))
 		return

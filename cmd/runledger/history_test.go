@@ -100,7 +100,7 @@ func TestReportHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := map[string]string{}
-	for _, e := range h.Entries {
+	for _, e := range h.Entries() {
 		rows[e.Name] = e.Outcomes
 	}
 	if rows["TestFlaky"] != "FPFPPPF" || rows["TestNewFail"] != "......F" {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/runledger/runledger/report/testindex"
@@ -34,7 +35,7 @@ func Write(w io.Writer, h *History, x *testindex.Index, indexSHA string) error {
 		return err
 	}
 	h.Schema, h.Index, h.Tests = Schema, indexSHA, len(x.Entries)
-	extra := h.Entries[h.Tests:]
+	extra := h.Extra
 	if !slices.IsSortedFunc(extra, compareEntries) {
 		slices.SortFunc(extra, compareEntries)
 	}
@@ -47,14 +48,20 @@ func Write(w io.Writer, h *History, x *testindex.Index, indexSHA string) error {
 	bw.WriteByte('#')
 	bw.Write(head)
 	bw.WriteByte('\n')
-	for _, e := range h.Entries[:h.Tests] {
-		bw.WriteString(e.Outcomes)
+	var last, lastCode string // rows repeat (one string for all passes): encoded once
+	for _, o := range h.Rows {
+		if o != last {
+			var b strings.Builder
+			writeOutcomes(&b, o)
+			last, lastCode = o, b.String()
+		}
+		bw.WriteString(lastCode)
 		bw.WriteByte('\n')
 	}
 	for _, e := range extra {
 		bw.WriteByte(byte(e.Kind))
 		bw.WriteByte('\t')
-		bw.WriteString(e.Outcomes)
+		writeOutcomes(bw, e.Outcomes)
 		for _, f := range []string{e.Suite, e.Class, e.Name, e.File} {
 			bw.WriteByte('\t')
 			bw.WriteString(testindex.EscapeField(f))
@@ -67,14 +74,19 @@ func Write(w io.Writer, h *History, x *testindex.Index, indexSHA string) error {
 	return zw.Close()
 }
 
-// aligned checks that h's first entries are x's, in x's order.
+// aligned checks that h's rows follow x's entries.
 func aligned(h *History, x *testindex.Index) error {
-	if len(h.Entries) < len(x.Entries) {
-		return fmt.Errorf("history of %d entries for an index of %d", len(h.Entries), len(x.Entries))
+	switch {
+	case len(h.Rows) != len(x.Entries):
+		return fmt.Errorf("history of %d rows for an index of %d entries", len(h.Rows), len(x.Entries))
+	case h.index == x:
+		return nil
+	case h.index == nil || len(h.index.Entries) != len(x.Entries):
+		return errors.New("history of another index")
 	}
 	for i, e := range x.Entries {
-		if h.Entries[i].Kind != e.Kind || h.Entries[i].Key != e.Key {
-			return fmt.Errorf("history entry %d is not the index's", i+1)
+		if o := h.index.Entries[i]; o.Kind != e.Kind || o.Key != e.Key {
+			return fmt.Errorf("history row %d is not of the index's entry", i+1)
 		}
 	}
 	return nil
@@ -132,7 +144,8 @@ func Read(r io.Reader, x *testindex.Index, indexSHA string) (*History, error) {
 	case h.Tests != len(x.Entries):
 		return nil, fmt.Errorf("line 1: %d tests, its index has %d", h.Tests, len(x.Entries))
 	}
-	h.Entries = make([]Entry, 0, len(x.Entries)+16)
+	h.Rows, h.index = make([]string, 0, len(x.Entries)), x
+	rows := rowReader{columns: len(h.Columns), seen: map[string]string{}}
 	for n := 2; rest != ""; n++ {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -140,20 +153,21 @@ func Read(r io.Reader, x *testindex.Index, indexSHA string) (*History, error) {
 			return nil, fmt.Errorf("line %d: longer than %d bytes", n, maxLine)
 		}
 		if i := n - 2; i < h.Tests {
-			if err := checkOutcomes(line, len(h.Columns)); err != nil {
+			o, err := rows.outcomes(line)
+			if err != nil {
 				return nil, fmt.Errorf("line %d: %w", n, err)
 			}
-			h.Entries = append(h.Entries, Entry{Kind: x.Entries[i].Kind, Outcomes: line, Key: x.Entries[i].Key})
+			h.Rows = append(h.Rows, o)
 			continue
 		}
-		e, err := parseEntry(line, len(h.Columns))
+		e, err := parseEntry(line, &rows)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
-		h.Entries = append(h.Entries, e)
+		h.Extra = append(h.Extra, e)
 	}
-	if len(h.Entries) < h.Tests {
-		return nil, fmt.Errorf("%d lines of outcomes, want one for each of the index's %d entries", len(h.Entries), h.Tests)
+	if len(h.Rows) < h.Tests {
+		return nil, fmt.Errorf("%d lines of outcomes, want one for each of the index's %d entries", len(h.Rows), h.Tests)
 	}
 	return h, nil
 }
@@ -218,7 +232,7 @@ func checkOutcomes(s string, columns int) error {
 	return nil
 }
 
-func parseEntry(line string, columns int) (Entry, error) {
+func parseEntry(line string, rows *rowReader) (Entry, error) {
 	var f [6]string
 	n := 0
 	for rest := line; ; n++ {
@@ -238,15 +252,93 @@ func parseEntry(line string, columns int) (Entry, error) {
 	if len(f[0]) != 1 || strings.IndexByte("tun", f[0][0]) < 0 {
 		return Entry{}, fmt.Errorf("kind %q: want t, u or n", f[0])
 	}
-	if err := checkOutcomes(f[1], columns); err != nil {
+	o, err := rows.outcomes(f[1])
+	if err != nil {
 		return Entry{}, err
 	}
-	e := Entry{Kind: testindex.Kind(f[0][0]), Outcomes: f[1]}
-	var err error
+	e := Entry{Kind: testindex.Kind(f[0][0]), Outcomes: o}
 	for i, dst := range [4]*string{&e.Suite, &e.Class, &e.Name, &e.File} {
 		if *dst, err = testindex.UnescapeField(f[i+2]); err != nil {
 			return Entry{}, fmt.Errorf("field %d: %w", i+3, err)
 		}
 	}
 	return e, nil
+}
+
+// writeOutcomes writes a row with each run of three or more of one
+// outcome as its count and the outcome ("28P" for 28 passes): most rows
+// are one run, and the text to compress and to read back shrinks tenfold.
+func writeOutcomes(bw interface {
+	io.StringWriter
+	io.ByteWriter
+}, o string) {
+	for i := 0; i < len(o); {
+		j := i + 1
+		for j < len(o) && o[j] == o[i] {
+			j++
+		}
+		if j-i >= 3 {
+			bw.WriteString(strconv.Itoa(j - i))
+			bw.WriteByte(o[i])
+		} else {
+			bw.WriteString(o[i:j])
+		}
+		i = j
+	}
+}
+
+// rowReader reads outcomes fields, each distinct field expanded and
+// checked once: 100,000 rows of passes are one string.
+type rowReader struct {
+	columns int
+	seen    map[string]string
+}
+
+func (r *rowReader) outcomes(field string) (string, error) {
+	if o, ok := r.seen[field]; ok {
+		return o, nil
+	}
+	o, err := expand(field)
+	if err == nil {
+		err = checkOutcomes(o, r.columns)
+	}
+	if err != nil {
+		return "", err
+	}
+	if len(r.seen) < 1<<16 {
+		r.seen[field] = o
+	}
+	return o, nil
+}
+
+// expand undoes writeOutcomes' counts.
+func expand(field string) (string, error) {
+	if !strings.ContainsAny(field, "0123456789") {
+		return field, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(field); {
+		j := i
+		for j < len(field) && field[j] >= '0' && field[j] <= '9' {
+			j++
+		}
+		if j == len(field) {
+			return "", fmt.Errorf("outcomes %q end in a count", field)
+		}
+		n := 1
+		if j > i {
+			var err error
+			if n, err = strconv.Atoi(field[i:j]); err != nil || n > maxColumns {
+				return "", fmt.Errorf("outcomes %q: count %q is not one of at most %d runs", field, field[i:j], maxColumns)
+			}
+		}
+		if b.Len()+n > maxColumns {
+			return "", fmt.Errorf("outcomes %q: more than %d runs", field, maxColumns)
+		}
+		for range n {
+			b.WriteByte(field[j])
+		}
+		i = j + 1
+	}
+	return b.String(), nil
 }

@@ -19,9 +19,11 @@
 // outcomes holds one byte a column: P passed, F failed, E error, S
 // skipped, "." not run; lower case (p, f, e) when the test had the other
 // verdict too on that column's commit (a flip: a retry, a re-run attempt
-// of the same workflow run). A test that passes every run costs a line of
-// P's that gzip keeps to a few bits: the file is a small fraction of the
-// index's size.
+// of the same workflow run). A run of three or more of one outcome is
+// written as its count and the outcome: "28PfP" is 28 passes, a flip and
+// a pass. A test that passes every run costs a line like "30P", which
+// gzip keeps to a few bits: the file is a small fraction of the index's
+// size.
 package history
 
 import (
@@ -84,12 +86,24 @@ type Entry struct {
 	testindex.Key
 }
 
-// History is a run name's recent past: Entries[:Tests] are the run's
-// index's entries in its order, the rest (sorted) ran in the window but
-// not in the run.
+// History is a run name's recent past: Rows are the outcomes of its run's
+// index's entries, in the index's order (the keys are the index's, held
+// once); Extra (sorted) ran in the window but not in the run.
 type History struct {
 	Header
-	Entries []Entry
+	Rows  []string
+	Extra []Entry
+	index *testindex.Index
+}
+
+// Entries lists every row with its key: the index's, then Extra.
+func (h *History) Entries() []Entry {
+	out := make([]Entry, 0, len(h.Rows)+len(h.Extra))
+	for i, o := range h.Rows {
+		e := h.index.Entries[i]
+		out = append(out, Entry{Kind: e.Kind, Outcomes: o, Key: e.Key})
+	}
+	return append(out, h.Extra...)
 }
 
 // flipped is the lower-case byte of an outcome that also had the other

@@ -29,7 +29,7 @@ func play(window int, runs ...*testindex.Index) *History {
 
 func rows(h *History) map[string]string {
 	out := map[string]string{}
-	for _, e := range h.Entries {
+	for _, e := range h.Entries() {
 		out[e.Name] = e.Outcomes
 	}
 	return out
@@ -106,8 +106,8 @@ func TestMergeMovedTest(t *testing.T) {
 	b := tst('P', "A")
 	b.File = "new_test.go"
 	h := play(30, idx(a), idx(b))
-	if len(h.Entries) != 1 || h.Entries[0].Outcomes != "FP" || h.Entries[0].File != "new_test.go" {
-		t.Errorf("entries %+v, want one, FP, in new_test.go", h.Entries)
+	if es := h.Entries(); len(es) != 1 || es[0].Outcomes != "FP" || es[0].File != "new_test.go" {
+		t.Errorf("entries %+v, want one, FP, in new_test.go", h.Entries())
 	}
 }
 
@@ -155,6 +155,19 @@ func TestRoundTrip(t *testing.T) {
 	if want := map[string]string{"a\tb": "PE", "x\\y": "F.", "z": ".P"}; !reflect.DeepEqual(rows(got), want) {
 		t.Errorf("rows %v, want %v", rows(got), want)
 	}
+	// Runs of one outcome are written as counts, and read back.
+	long := play(40, idx(tst('P', "a")), idx(tst('P', "a")), idx(tst('P', "a")), idx(tst('F', "a")), idx(tst('P', "a")), idx(tst('P', "a")), idx(tst('P', "a")))
+	buf.Reset()
+	if err := Write(&buf, long, idx(tst('P', "a")), "s"); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := Read(bytes.NewReader(buf.Bytes()), idx(tst('P', "a")), "s"); err != nil || back.Rows[0] != "PPPFPPP" {
+		t.Errorf("read back %+v, %v; want PPPFPPP", back, err)
+	}
+	buf.Reset()
+	if err := Write(&buf, h, x, "sha"); err != nil {
+		t.Fatal(err)
+	}
 	// The history of another index is not this one's.
 	if _, err := Read(bytes.NewReader(buf.Bytes()), x, "other"); err == nil || !strings.Contains(err.Error(), "not of this one") {
 		t.Errorf("another index's history: %v", err)
@@ -179,6 +192,9 @@ func TestReadRejects(t *testing.T) {
 		{head + "\nPP\nt\tPP\tpkg\t\tA", "5 fields"},
 		{head + "\nPP\nt\tPP\tpkg\t\tA\\q\t", "unknown escape"},
 		{strings.Replace(head, `"tests":1`, `"tests":2`, 1) + "\nPP", "2 tests, its index has 1"},
+		{head + "\n3P", "line 2: 3 outcomes"},
+		{head + "\nP2", "end in a count"},
+		{head + "\n99999999999999999999P", "is not one of at most"},
 	}
 	for _, tt := range tests {
 		var buf bytes.Buffer

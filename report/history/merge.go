@@ -16,11 +16,10 @@ import (
 // newest column is an earlier attempt of col's workflow run on the same
 // commit (a re-run), cur joins that column instead: a test that failed in
 // one and passed in the other flipped there. A nil past starts the
-// history at cur. The result's first entries are cur's, in cur's order
-// (sorted first if it is not).
+// history at cur. cur is sorted, as testindex.Compare leaves it; the
+// result's first entries are cur's, in cur's order.
 func Merge(past *History, cur *testindex.Index, col Column, window int, branch string) *History {
 	window = max(window, 1)
-	testindex.SortIfNeeded(cur)
 	out := &History{Header: Header{Schema: Schema, Run: cur.Run, Branch: branch, Window: window}}
 	k, same := 0, false
 	if past != nil {
@@ -40,29 +39,56 @@ func Merge(past *History, cur *testindex.Index, col Column, window int, branch s
 	drop := max(0, width-window)
 	out.Columns = out.Columns[drop:]
 
-	m := merger{width: width, drop: drop, same: same, rows: make([]Entry, 0, len(cur.Entries)+16),
-		ends: make([]int, 0, len(cur.Entries)+16)}
-	m.b.Grow(len(cur.Entries) * (width - drop))
+	m := merger{width: width, drop: drop, same: same, rows: make([]string, 0, len(cur.Entries)),
+		ends: make([]int, 0, len(cur.Entries))}
 	ab, used := pair(cur, past)
 	for i, e := range cur.Entries {
 		prev := ""
 		if j := ab[i]; j >= 0 {
-			prev = past.Entries[j].Outcomes
+			prev = past.outcomes(int(j))
 		}
-		m.add(e.Kind, e.Key, prev, code(e))
+		m.add(prev, code(e))
 	}
+	var gone []Entry // past rows that did not run here, in past's order
 	if past != nil {
-		for j, e := range past.Entries {
+		for j := range used {
 			if !used[j] {
-				m.add(e.Kind, e.Key, e.Outcomes, 0)
+				e := past.entry(j)
+				m.add(e.Outcomes, 0)
+				gone = append(gone, e)
 			}
 		}
 	}
-	out.Entries = m.finish(len(cur.Entries))
-	out.Tests = len(cur.Entries)
-	slices.SortFunc(out.Entries[out.Tests:], compareEntries)
+	rows := m.finish()
+	out.Rows, out.index, out.Tests = rows[:len(cur.Entries)], cur, len(cur.Entries)
+	for k, e := range gone {
+		if o := rows[len(cur.Entries)+k]; strings.Trim(o, string(Absent)) != "" { // else out of the window
+			e.Outcomes = o
+			out.Extra = append(out.Extra, e)
+		}
+	}
+	slices.SortFunc(out.Extra, compareEntries)
 	return out
 }
+
+// outcomes is row j of h: an index entry's, then Extra's.
+func (h *History) outcomes(j int) string {
+	if j < len(h.Rows) {
+		return h.Rows[j]
+	}
+	return h.Extra[j-len(h.Rows)].Outcomes
+}
+
+// entry is row j of h with its key.
+func (h *History) entry(j int) Entry {
+	if j < len(h.Rows) {
+		e := h.index.Entries[j]
+		return Entry{Kind: e.Kind, Outcomes: h.Rows[j], Key: e.Key}
+	}
+	return h.Extra[j-len(h.Rows)]
+}
+
+func (h *History) len() int { return len(h.Rows) + len(h.Extra) }
 
 // sameRun: b is a later attempt of a's workflow run on a's commit (a
 // re-run). Two workflow runs of one commit stay two columns: a pull
@@ -79,18 +105,29 @@ type merger struct {
 	width, drop int
 	same        bool
 	b           strings.Builder
-	rows        []Entry
-	ends        []int // where each row's outcomes end in b
+	rows        []string
+	ends        []int // where each row's outcomes end in b; -1 for a row given whole
+	// uniform caches, by outcome, a row of that one outcome before and
+	// after the merge: most tests pass every run, and their rows are
+	// one shared string, not 100,000 copies.
+	uniform map[byte][2]string
 }
 
 // add appends a row: prev, the test's past outcomes (empty for a test
 // new to the history), and now, its outcome in this run (0 when it did
 // not run).
-func (m *merger) add(kind testindex.Kind, key testindex.Key, prev string, now byte) {
+func (m *merger) add(prev string, now byte) {
 	if prev == "" {
 		prev = strings.Repeat(string(Absent), m.width-1)
 		if m.same {
 			prev += string(Absent)
+		}
+	}
+	if !m.same && now != 0 && len(prev) == m.width-1 {
+		if u := m.uniformRow(now); prev == u[0] {
+			m.rows = append(m.rows, u[1])
+			m.ends = append(m.ends, -1)
+			return
 		}
 	}
 	switch {
@@ -106,24 +143,34 @@ func (m *merger) add(kind testindex.Kind, key testindex.Key, prev string, now by
 		m.b.WriteString(prev[min(m.drop, len(prev)):])
 		m.b.WriteByte(Absent)
 	}
-	m.rows = append(m.rows, Entry{Kind: kind, Key: key})
+	m.rows = append(m.rows, "")
 	m.ends = append(m.ends, m.b.Len())
 }
 
-// finish gives each row its outcomes and drops the rows past the first
-// keep that no longer ran in the window.
-func (m *merger) finish(keep int) []Entry {
-	all := m.b.String()
-	out := m.rows[:0]
-	start := 0
-	for i, e := range m.rows {
-		e.Outcomes, start = all[start:m.ends[i]], m.ends[i]
-		if i >= keep && strings.Trim(e.Outcomes, string(Absent)) == "" {
-			continue // out of the window
+// uniformRow is the row of outcome o alone before the merge and after.
+func (m *merger) uniformRow(o byte) [2]string {
+	u, ok := m.uniform[o]
+	if !ok {
+		if m.uniform == nil {
+			m.uniform = map[byte][2]string{}
 		}
-		out = append(out, e)
+		before := strings.Repeat(string(o), m.width-1)
+		u = [2]string{before, (before + string(o))[m.drop:]}
+		m.uniform[o] = u
 	}
-	return out
+	return u
+}
+
+// finish gives each row its outcomes.
+func (m *merger) finish() []string {
+	all := m.b.String()
+	start := 0
+	for i, end := range m.ends {
+		if end >= 0 {
+			m.rows[i], start = all[start:end], end
+		}
+	}
+	return m.rows
 }
 
 // combine is two attempts of one run in one column: the later verdict,
@@ -156,8 +203,8 @@ func pair(cur *testindex.Index, past *History) ([]int32, []bool) {
 	if past == nil {
 		return ab, nil
 	}
-	used := make([]bool, len(past.Entries))
-	aligned := past.Entries[:past.Tests]
+	used := make([]bool, past.len())
+	aligned := past.index.Entries
 	for i, j := 0, 0; i < len(cur.Entries) && j < len(aligned); {
 		a, b := cur.Entries[i], aligned[j]
 		switch c := cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Kind, b.Kind)); {
@@ -171,9 +218,8 @@ func pair(cur *testindex.Index, past *History) ([]int32, []bool) {
 		}
 	}
 	extra := map[Entry]int32{}
-	for j := past.Tests; j < len(past.Entries); j++ {
-		e := past.Entries[j]
-		extra[Entry{Kind: e.Kind, Key: e.Key}] = int32(j)
+	for k, e := range past.Extra {
+		extra[Entry{Kind: e.Kind, Key: e.Key}] = int32(len(past.Rows) + k)
 	}
 	for i, e := range cur.Entries {
 		if ab[i] < 0 && len(extra) > 0 {
@@ -199,8 +245,8 @@ func pairLoose(cur *testindex.Index, past *History, ab []int32, used []bool) {
 	if len(ai) == 0 {
 		return
 	}
-	for j, e := range past.Entries {
-		if !used[j] && e.Kind == testindex.Test {
+	for j := range used {
+		if !used[j] && past.entry(j).Kind == testindex.Test {
 			bj = append(bj, int32(j))
 		}
 	}
@@ -208,9 +254,9 @@ func pairLoose(cur *testindex.Index, past *History, ab []int32, used []bool) {
 		return
 	}
 	// Sorted here, Pair keeps a's and b's order: its answer indexes them.
-	slices.SortFunc(bj, func(x, y int32) int { return compareEntries(past.Entries[x], past.Entries[y]) })
+	slices.SortFunc(bj, func(x, y int32) int { return compareEntries(past.entry(int(x)), past.entry(int(y))) })
 	for _, j := range bj {
-		b.Entries = append(b.Entries, testindex.Entry{Kind: testindex.Test, Outcome: testindex.Passed, Key: past.Entries[j].Key})
+		b.Entries = append(b.Entries, testindex.Entry{Kind: testindex.Test, Outcome: testindex.Passed, Key: past.entry(int(j)).Key})
 	}
 	for k, l := range testindex.Pair(&a, &b) {
 		if l >= 0 {
@@ -241,10 +287,16 @@ func compareEntries(a, b Entry) int {
 // Find returns the test of key k, if the history has it.
 func (h *History) Find(k testindex.Key) (Entry, bool) {
 	want := Entry{Kind: testindex.Test, Key: k}
-	for _, part := range [][]Entry{h.Entries[:h.Tests], h.Entries[h.Tests:]} {
-		if i, ok := slices.BinarySearchFunc(part, want, compareEntries); ok {
-			return part[i], true
+	if h.index != nil {
+		i, ok := slices.BinarySearchFunc(h.index.Entries, want, func(e testindex.Entry, w Entry) int {
+			return cmp.Or(compareKeys(e.Key, w.Key), cmp.Compare(e.Kind, w.Kind))
+		})
+		if ok && i < len(h.Rows) {
+			return h.entry(i), true
 		}
+	}
+	if i, ok := slices.BinarySearchFunc(h.Extra, want, compareEntries); ok {
+		return h.Extra[i], true
 	}
 	return Entry{}, false
 }
