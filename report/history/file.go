@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/runledger/runledger/report/testindex"
 )
@@ -26,6 +27,13 @@ const (
 	maxLine    = 1 << 20
 	maxColumns = 1000
 )
+
+// gzipWriters keeps compressors between writes: each holds a megabyte of
+// state, more than a history of 100,000 tests takes to write.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed)
+	return zw
+}}
 
 // Write writes h, whose first entries follow x (written with sha256
 // indexSHA), to w. The file is gzip'd at its fastest: its text is mostly
@@ -39,7 +47,9 @@ func Write(w io.Writer, h *History, x *testindex.Index, indexSHA string) error {
 	if !slices.IsSortedFunc(extra, compareEntries) {
 		slices.SortFunc(extra, compareEntries)
 	}
-	zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(w)
 	bw := bufio.NewWriterSize(zw, 64<<10)
 	head, err := json.Marshal(h.Header)
 	if err != nil {
@@ -226,7 +236,7 @@ func checkOutcomes(s string, columns int) error {
 	}
 	for i := 0; i < len(s); i++ {
 		if !outcomeByte[s[i]] {
-			return fmt.Errorf("outcome %q of run %d: want P, F, E, S, p, f, e or .", s[i], i+1)
+			return fmt.Errorf("outcome %q of run %d: want one of PFESpfe and the dot (not run)", s[i], i+1)
 		}
 	}
 	return nil
