@@ -28,7 +28,7 @@ func (s *step) baselines(ctx context.Context, names []string) *report.Baselines 
 	runID, _ := strconv.ParseInt(getenv("GITHUB_RUN_ID"), 10, 64)
 	b := baseline.GitHub(ctx, p, baseline.Query{
 		Base:        baseline.BaseOf(getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")),
-		WorkflowRef: getenv("GITHUB_WORKFLOW_REF"), RunID: runID, Artifact: name, Runs: names,
+		WorkflowRef: getenv("GITHUB_WORKFLOW_REF"), RunID: runID, Artifact: name, Runs: names, History: s.in.history > 0,
 	})
 	// A re-run attempt carries forward its earlier attempt's history, so
 	// that a test that failed there and passes here (or the reverse) is a

@@ -47,8 +47,10 @@ type Query struct {
 	// re-run's carries -attemptN after it.
 	Artifact string
 	// Runs are the run names to find in it.
-	Runs   []string
-	Budget time.Duration
+	Runs []string
+	// History: read each run's history.tsv.gz too, in the same read.
+	History bool
+	Budget  time.Duration
 }
 
 // GitHub finds the base commit's run of the same workflow, its artifact
@@ -88,7 +90,7 @@ func lookup(ctx context.Context, gh Actions, q Query, file string) (*report.Base
 	if err != nil {
 		return nil, err
 	}
-	b, err := readIndexes(ctx, r, q.Runs)
+	b, err := readIndexes(ctx, r, q.Runs, q.History)
 	if err != nil {
 		return nil, fmt.Errorf("artifact %d of run %d: %w", id, run.ID, err)
 	}
@@ -201,7 +203,7 @@ func attemptOf(got, name string) (int, bool) {
 // index out of the artifact, each checked against the artifact's manifest
 // (and the zip's CRC): a tampered index is an error, never a baseline. The
 // run's history (history.tsv.gz) comes in the same read, when it has one.
-func readIndexes(ctx context.Context, r *artifact.Reader, names []string) (*report.Baselines, error) {
+func readIndexes(ctx context.Context, r *artifact.Reader, names []string, withHistory bool) (*report.Baselines, error) {
 	sums, err := manifestSums(ctx, r)
 	if err != nil {
 		return nil, err
@@ -225,7 +227,9 @@ func readIndexes(ctx context.Context, r *artifact.Reader, names []string) (*repo
 			return nil, fmt.Errorf("%s: %w", entry, err)
 		}
 		b.Runs[name] = x
-		b.History[name] = readPast(ctx, r, sums, dir, name, x)
+		if withHistory {
+			b.History[name] = readPast(ctx, r, sums, dir, name, x)
+		}
 	}
 	if len(b.Runs) == 0 {
 		return nil, fmt.Errorf("no run named %s in it", strings.Join(quoted(names), " or "))

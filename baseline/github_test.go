@@ -225,7 +225,9 @@ func TestGitHubReadsTheBaseHistory(t *testing.T) {
 			f := fakegithub.New(t, "")
 			run := f.AddWorkflowRun(fakegithub.WorkflowRun{HeadSHA: baseSHA, HeadBranch: "main", Event: "push"})
 			f.AddArtifactZip(run, artName, tt.zipped, false)
-			b := GitHub(context.Background(), publisher(t, f, fakegithub.TokenInstallation), query())
+			q := query()
+			q.History = true
+			b := GitHub(context.Background(), publisher(t, f, fakegithub.TokenInstallation), q)
 			if b.Runs["unit"] == nil {
 				t.Fatalf("no baseline: %s", b.Reason)
 			}

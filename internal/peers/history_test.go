@@ -148,10 +148,30 @@ func TestActionHistory(t *testing.T) {
 			t.Errorf("failures not in the order new, flaky, pre-existing:\n%s", body)
 		}
 	})
+	only := goVerbose(head, "TestFlaky", "TestRetry", "TestAlready")
+	var withHistory int64
 	t.Run("flaky and pre-existing only", func(t *testing.T) {
-		r, env := prStep(t, gh, goVerbose(head, "TestFlaky", "TestRetry", "TestAlready"), map[string]string{"fail-on": "regression"})
+		before := gh.BlobStats().Bytes
+		r, env := prStep(t, gh, only, map[string]string{"fail-on": "regression"})
+		withHistory = gh.BlobStats().Bytes - before
 		if r.code != 0 || r.outputs["regressions"] != "0" || r.outputs["status"] != "failed" || env.Status != "failed" {
 			t.Errorf("exit %d, regressions %q, status %q; want 0, 0, failed: the gate passes, the status stays\n%s", r.code, r.outputs["regressions"], r.outputs["status"], tail(r.stdout))
+		}
+	})
+	// history: 0 judges by the base run alone, as before: the flaky tests
+	// are new again and the gate fails. The history's ranged reads are the
+	// difference in bytes (none on an artifact this small: the reader's
+	// first read of the zip's tail holds every small entry).
+	t.Run("history off", func(t *testing.T) {
+		before := gh.BlobStats().Bytes
+		r, env := prStep(t, gh, only, map[string]string{"fail-on": "regression", "history": "0"})
+		without := gh.BlobStats().Bytes - before
+		if r.code != 1 || r.outputs["regressions"] != "2" || env.Runs[0].History != nil {
+			t.Errorf("exit %d, regressions %q, history %+v; want 1, 2 (the flaky tests are new again), none", r.code, r.outputs["regressions"], env.Runs[0].History)
+		}
+		t.Logf("bytes read from the base artifact: %d with history, %d without", withHistory, without)
+		if withHistory-without > 4096 {
+			t.Errorf("the history cost %d bytes of reads more, want a few hundred", withHistory-without)
 		}
 	})
 }
