@@ -110,12 +110,12 @@ func TestReportHistory(t *testing.T) {
 	base := stores[len(stores)-2]
 	for format, want := range map[string][]string{
 		"markdown": {
-			"`TestFlaky` _flaky_ — failed 2 of the last 6 runs in 2 separate streaks —",
+			"`TestFlaky` _flaky_ — failed 2 of the last 6 runs, in 2 separate streaks —",
 			"`TestBroken` **new** — also failed 3 times in the last 6 runs —",
 			"`TestOnce` **new** — also failed once in the last 6 runs —",
 			"`TestAlready` _also fails on the base_ — failed 1 of the last 6 runs —",
 		},
-		"text": {"TestFlaky [flaky — failed 2 of the last 6 runs in 2 separate streaks]"},
+		"text": {"TestFlaky [flaky — failed 2 of the last 6 runs, in 2 separate streaks]"},
 	} {
 		_, text, stderr := runApp(t, prev, "", "report", "--format", format, "--max-bytes", "60000", "--baseline", base)
 		for _, w := range want {

@@ -134,10 +134,10 @@ func TestActionHistory(t *testing.T) {
 		}
 		body := onlyComment(t, gh)
 		for _, w := range []string{
-			"`TestFlaky` _flaky_ — failed 2 of the last 10 runs on master in 2 separate streaks",
+			"`TestFlaky` _flaky_ — failed 2 of the last 10 runs on master, in 2 separate streaks",
 			"`TestRetry` _flaky_ — failed 1 of the last 10 runs on master, passed and failed on `" + commitOf(8)[:7] + "`",
-			"`TestOnce` **new** — also failed once in the last 10 runs on master (`" + commitOf(7)[:7] + "`)",
-			"`TestBroken` **new** — also failed 3 times in the last 10 runs on master, last on `" + commitOf(5)[:7] + "`",
+			"`TestOnce` **new** — also failed once in the last 10 runs (`" + commitOf(7)[:7] + "`)",
+			"`TestBroken` **new** — also failed 3 times in the last 10 runs, last on `" + commitOf(5)[:7] + "`",
 		} {
 			if !strings.Contains(body, w) {
 				t.Errorf("the comment does not say %q:\n%s", w, body)

@@ -21,19 +21,16 @@ func pastWords(r report.Run, f report.Failure, commit func(string) string, esc f
 	if ev.Runs != 1 {
 		window = fmt.Sprintf("the last %d runs", ev.Runs)
 	}
+	onBranch := ""
 	if h := r.History; h != nil && h.Branch != "" {
-		window += " on " + esc(short(h.Branch, 60))
+		onBranch = " on " + esc(short(h.Branch, 60))
 	}
 	var parts []string
 	switch {
 	case ev.Failed == 0:
 	case f.Origin == "flaky" || f.Origin == "pre_existing":
-		p := fmt.Sprintf("failed %d of %s", ev.Failed, window)
-		if ev.Streaks > 1 {
-			p += fmt.Sprintf(" in %d separate streaks", ev.Streaks)
-		}
-		parts = append(parts, p)
-	default:
+		parts = append(parts, fmt.Sprintf("failed %d of %s%s", ev.Failed, window, onBranch))
+	default: // what this change broke, which the branch saw fail too
 		p := "also failed " + times(ev.Failed) + " in " + window
 		if c := commit(ev.LastFailed); c != "" && ev.Failed == 1 {
 			p += " (" + c + ")"
@@ -43,23 +40,31 @@ func pastWords(r report.Run, f report.Failure, commit func(string) string, esc f
 		parts = append(parts, p)
 	}
 	if len(ev.Flips) > 0 {
-		const show = 3
-		var cs []string
-		for _, c := range ev.Flips[max(0, len(ev.Flips)-show):] { // the newest
-			if id := commit(c); id != "" {
-				cs = append(cs, id)
-			}
-		}
-		p := "passed and failed on " + plural(len(ev.Flips), "commit")
-		if len(cs) > 0 {
-			p = "passed and failed on " + strings.Join(cs, ", ")
-			if len(ev.Flips) > len(cs) {
-				p += fmt.Sprintf(" and %d more", len(ev.Flips)-len(cs))
-			}
-		}
-		parts = append(parts, p)
+		parts = append(parts, flipWords(ev.Flips, commit))
+	}
+	if ev.Streaks > 1 {
+		parts = append(parts, fmt.Sprintf("in %d separate streaks", ev.Streaks))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// flipWords names the newest commits where a test both failed and passed.
+func flipWords(flips []string, commit func(string) string) string {
+	const show = 3
+	var cs []string
+	for _, c := range flips[max(0, len(flips)-show):] {
+		if id := commit(c); id != "" {
+			cs = append(cs, id)
+		}
+	}
+	if len(cs) == 0 {
+		return "passed and failed on " + plural(len(flips), "commit")
+	}
+	p := "passed and failed on " + strings.Join(cs, ", ")
+	if len(flips) > len(cs) {
+		p += fmt.Sprintf(" and %d more", len(flips)-len(cs))
+	}
+	return p
 }
 
 func times(n int) string {
