@@ -1,5 +1,7 @@
 package history
 
+import "github.com/runledger/runledger/report/testindex"
+
 // Evidence is what a history says of one test, for a reader to judge by:
 // over Runs earlier runs, how many it failed in, in how many separate
 // streaks, the commits where it both failed and passed, and the newest
@@ -27,12 +29,18 @@ func (e Evidence) Failing() bool { return e.Failed > 0 || len(e.Flips) > 0 }
 // run being judged: the earlier columns are its past; of the newest only
 // a flip counts (the run's own failure is what is judged, not evidence).
 // A column where the test did not run or was skipped neither adds to a
-// streak nor ends one.
+// streak nor ends one, unless the unit that stands for its unnamed tests
+// (the index's unit rule: a Go package, or the whole run, past the name
+// bound) passed there: then the test passed too.
 func (h *History) Evidence(e Entry) Evidence {
+	unit := h.unitOf(e.Suite)
 	ev := Evidence{Runs: len(h.Columns) - 1, Flips: []string{}}
 	in := false
 	for i := 0; i < len(e.Outcomes); i++ {
 		o := e.Outcomes[i]
+		if o == Absent && unit != "" && final(unit[i]) == 'P' {
+			o = 'P'
+		}
 		if isFlip(o) && final(o) != 'S' {
 			ev.Flips = append(ev.Flips, h.Columns[i].Label())
 			ev.Now = ev.Now || i == len(e.Outcomes)-1
@@ -53,4 +61,16 @@ func (h *History) Evidence(e Entry) Evidence {
 		}
 	}
 	return ev
+}
+
+// unitOf is the outcomes of the unit (kind u: its tests not all named)
+// that stands for suite's unnamed tests: its own, else the whole run's.
+func (h *History) unitOf(suite string) string {
+	for _, s := range []string{suite, ""} {
+		want := Entry{Kind: testindex.Unit, Key: testindex.Key{Suite: s}}
+		if e, ok := h.find(want); ok {
+			return e.Outcomes
+		}
+	}
+	return ""
 }

@@ -22,6 +22,7 @@ func idx(es ...testindex.Entry) *testindex.Index {
 func play(window int, runs ...*testindex.Index) *History {
 	var h *History
 	for i, x := range runs {
+		testindex.SortIfNeeded(x)
 		h = Merge(h, x, Column{Commit: fmt.Sprintf("c%02d", i), RunID: fmt.Sprint(i)}, window, "main")
 	}
 	return h
@@ -134,6 +135,29 @@ func TestEvidence(t *testing.T) {
 		got := h.Evidence(Entry{Outcomes: tt.row})
 		if !reflect.DeepEqual(got, tt.want) || got.Flaky() != tt.flaky {
 			t.Errorf("%s: %+v flaky %v, want %+v flaky %v", tt.row, got, got.Flaky(), tt.want, tt.flaky)
+		}
+	}
+}
+
+// TestEvidenceUnitRule: a test past the index's name bound is named only
+// where it failed; where it was not named, its unit (the package) says
+// whether it passed. Two failures with a passing unit between them are
+// two streaks; with the unit failing or absent, one.
+func TestEvidenceUnitRule(t *testing.T) {
+	unit := func(o testindex.Outcome) testindex.Entry {
+		return testindex.Entry{Kind: testindex.Unit, Outcome: o, Key: testindex.Key{Suite: "pkg"}}
+	}
+	for _, tt := range []struct {
+		between testindex.Outcome
+		streaks int
+	}{{testindex.Passed, 2}, {testindex.Failed, 1}} {
+		h := play(30, idx(unit('F'), tst('F', "TestFar")), idx(unit(tt.between)), idx(unit('F'), tst('F', "TestFar")), idx(unit('F'), tst('F', "TestFar")))
+		row, ok := h.Find(testindex.Key{Suite: "pkg", Name: "TestFar"})
+		if !ok || row.Outcomes != "F.FF" {
+			t.Fatalf("row %+v, want F.FF", row)
+		}
+		if ev := h.Evidence(row); ev.Streaks != tt.streaks || ev.Flaky() != (tt.streaks > 1) {
+			t.Errorf("unit %c between: %+v, want %d streaks", tt.between, ev, tt.streaks)
 		}
 	}
 }

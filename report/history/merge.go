@@ -286,7 +286,11 @@ func compareEntries(a, b Entry) int {
 
 // Find returns the test of key k, if the history has it.
 func (h *History) Find(k testindex.Key) (Entry, bool) {
-	want := Entry{Kind: testindex.Test, Key: k}
+	return h.find(Entry{Kind: testindex.Test, Key: k})
+}
+
+// find returns the row of want's kind and key.
+func (h *History) find(want Entry) (Entry, bool) {
 	if h.index != nil {
 		i, ok := slices.BinarySearchFunc(h.index.Entries, want, func(e testindex.Entry, w Entry) int {
 			return cmp.Or(compareKeys(e.Key, w.Key), cmp.Compare(e.Kind, w.Kind))
