@@ -30,6 +30,14 @@ type Cache struct {
 	TTL time.Duration
 	// Cold forces a cold cache: every item is decided afresh.
 	Cold bool
+	// Sent: the caller sees every call of a transcript (a proxy), so the
+	// provider's cache holds exactly what earlier calls emitted, whatever
+	// breakpoint this call marks (a harness marks its last message on
+	// every turn: that breakpoint is the cache this call writes, not one
+	// it reads). Once a transcript has a recorded call, only the items an
+	// earlier call emitted are cached and the rest are decided afresh; a
+	// transcript seen for the first time keeps Prefix.
+	Sent bool
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }
@@ -106,6 +114,11 @@ func loadCache(c *Cache, outputs []Output) (*cacheState, error) {
 		return nil, fmt.Errorf("compact: cache: %w", err)
 	}
 	st.cold = st.cold || (seen && c.TTL > 0 && c.now().Sub(last) > c.TTL)
+	if c.Sent && seen {
+		sent := *c
+		sent.Prefix = -1
+		st.c = &sent
+	}
 	for i, o := range outputs {
 		f, ok, err := c.Store.GetDecision(itemKey(st.transcript, o))
 		if err != nil {

@@ -43,8 +43,17 @@ type Options struct {
 	// caller keeping its texts elsewhere names that store, so that copying
 	// the hint works ("runledger expand --store DIR").
 	Expand string
+	// ExpandURL, when set, is a URL the text is also served under, before
+	// the hash: a proxy's "http://127.0.0.1:8787/expand/", for an agent
+	// with a fetch tool and no shell.
+	ExpandURL string
 	// Cache, when set, freezes decisions across calls (see Cache).
 	Cache *Cache
+	// Verdicts, when set, remembers classifications across calls.
+	Verdicts *Verdicts
+	// Formats, when set, are the request body shapes CompactRequest
+	// takes; another is ErrFormat, before anything is decided.
+	Formats []Format
 }
 
 func (o Options) normalized() (Options, error) {
@@ -129,7 +138,7 @@ func Compact(outputs []Output, opts Options, store Store) ([]Output, []Decision,
 	}
 	verdicts := make([]Verdict, len(outputs))
 	for i, o := range outputs {
-		verdicts[i] = Classify(o.Text)
+		verdicts[i] = opts.Verdicts.classify(o.Text)
 	}
 	latest := latestOfFamily(verdicts)
 	out := make([]Output, len(outputs))
@@ -269,6 +278,9 @@ func pointerLine(text string, v Verdict, hash string, opts Options) string {
 	where := "not stored"
 	if opts.MarkerMode == ModeFull {
 		where = opts.Expand + " " + hash
+		if opts.ExpandURL != "" {
+			where += " or GET " + opts.ExpandURL + hash
+		}
 	}
 	line := fmt.Sprintf("%s%s failed at line %d: %q (%d bytes, %d lines; %s)",
 		supersededLinePrefx, Marker(hash), v.Line, clip(v.Evidence, 120), len(text), lines, where)

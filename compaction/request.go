@@ -3,8 +3,10 @@ package compaction
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -18,7 +20,10 @@ import (
 // cache_control on any block) and OpenAI's Chat Completions
 // (ChatCompletionToolMessageParam {role "tool", tool_call_id, content:
 // string | ChatCompletionContentPartText[]}, prompt_cache_breakpoint on a
-// content part).
+// content part) and Responses (ResponseCreateParams: input: string |
+// ResponseInputItem[], FunctionCallOutput {type "function_call_output",
+// call_id, output: string | ResponseInputText[]}; no breakpoints, the
+// provider caches prefixes by itself).
 
 // Format names an input shape.
 type Format string
@@ -27,6 +32,7 @@ const (
 	FormatOutputs   Format = "outputs"   // [{"id","text"}]
 	FormatAnthropic Format = "anthropic" // Messages request body
 	FormatOpenAI    Format = "openai"    // Chat Completions request body
+	FormatResponses Format = "responses" // OpenAI Responses request body
 )
 
 // toolOutput is one tool output found in a request body: where its text
@@ -75,16 +81,27 @@ type message struct {
 	Content    json.RawMessage `json:"content"`
 }
 
+// item is one element of a Responses request's input array.
+type item struct {
+	Type   string          `json:"type"`
+	CallID string          `json:"call_id"`
+	Output json.RawMessage `json:"output"`
+}
+
 // parseRequest reads the tool outputs of a request body.
 func parseRequest(data []byte) (*request, error) {
 	var body struct {
-		Messages []message `json:"messages"`
+		Messages []message       `json:"messages"`
+		Input    json.RawMessage `json:"input"`
 	}
 	if err := json.Unmarshal(data, &body); err != nil {
 		return nil, fmt.Errorf("compact: decode request body: %w", err)
 	}
+	if body.Messages == nil && hasValue(body.Input) {
+		return parseResponses(body.Input)
+	}
 	if body.Messages == nil {
-		return nil, fmt.Errorf("compact: decode input: want an array of outputs or a request body with messages")
+		return nil, fmt.Errorf("compact: decode input: want an array of outputs or a request body with messages or input")
 	}
 	rq := &request{format: FormatAnthropic, breakpoint: -1}
 	for i, m := range body.Messages {
@@ -93,6 +110,36 @@ func parseRequest(data []byte) (*request, error) {
 		}
 		if err := rq.message(i, m); err != nil {
 			return nil, err
+		}
+	}
+	return rq, nil
+}
+
+// parseResponses reads the tool outputs of a Responses request's input: a
+// string (no tool output) or an array of items, of which the
+// function_call_output and custom_tool_call_output ones carry outputs.
+func parseResponses(input json.RawMessage) (*request, error) {
+	rq := &request{format: FormatResponses, breakpoint: -1}
+	if t := bytes.TrimSpace(input); t[0] != '[' {
+		if t[0] != '"' {
+			return nil, fmt.Errorf("compact: input: want a string or an array of items")
+		}
+		return rq, nil
+	}
+	var items []item
+	if err := json.Unmarshal(input, &items); err != nil {
+		return nil, fmt.Errorf("compact: input: %w", err)
+	}
+	for i, it := range items {
+		if it.Type != "function_call_output" && it.Type != "custom_tool_call_output" {
+			continue
+		}
+		content, text, err := contentOf(it.Output)
+		if err != nil {
+			return nil, fmt.Errorf("compact: input[%d].output: %w", i, err)
+		}
+		if o, ok := rq.textOf(content, text, jsonPath("input", i, "output")); ok {
+			rq.add(it.CallID, o, i*1e6)
 		}
 	}
 	return rq, nil
@@ -140,7 +187,7 @@ func (rq *request) textOf(content []block, text *string, path string) (toolOutpu
 	switch {
 	case text != nil:
 		return toolOutput{Output: Output{Text: *text}, path: path}, true
-	case len(content) == 1 && content[0].Type == "text" && content[0].Text != nil:
+	case len(content) == 1 && (content[0].Type == "text" || content[0].Type == "input_text") && content[0].Text != nil:
 		return toolOutput{Output: Output{Text: *content[0].Text}, path: jsonPath(path, 0, "text")}, true
 	}
 	return toolOutput{}, false
@@ -268,11 +315,53 @@ func splice(w io.Writer, data []byte, spans map[string]span, texts map[string]st
 	return nil
 }
 
+// ErrFormat: the request body has a shape the caller did not ask for.
+var ErrFormat = errors.New("not a format asked for")
+
+// ErrUnreadable: the body is not JSON, or not shaped as a request body
+// of the formats compact reads.
+var ErrUnreadable = errors.New("not a request body compact reads")
+
+// unreadable keeps the parse error's message and is ErrUnreadable too.
+type unreadable struct{ error }
+
+func (e unreadable) Unwrap() []error { return []error{e.error, ErrUnreadable} }
+
+// RequestResult is what CompactRequest did with one request body.
+type RequestResult struct {
+	Format Format
+	// Transcript names the conversation (by its first tool output), ""
+	// when the body holds no tool output.
+	Transcript string
+	Decisions  []Decision
+	// Body is the compacted body: the input's bytes with only the
+	// collapsed outputs' strings replaced.
+	Body []byte
+}
+
 // filterRequest compacts the tool outputs of a request body.
 func filterRequest(data []byte, w io.Writer, opts Options, store Store) ([]Decision, error) {
-	rq, err := parseRequest(data)
+	res, err := CompactRequest(data, opts, store)
 	if err != nil {
 		return nil, err
+	}
+	if _, err := w.Write(res.Body); err != nil {
+		return nil, fmt.Errorf("compact: write output: %w", err)
+	}
+	return res.Decisions, nil
+}
+
+// CompactRequest compacts the tool outputs of a provider's request body
+// (Anthropic Messages, OpenAI Chat Completions or Responses). A Cache
+// with a negative Prefix takes the body's last cache breakpoint as the
+// end of the cached prefix.
+func CompactRequest(data []byte, opts Options, store Store) (*RequestResult, error) {
+	rq, err := parseRequest(data)
+	if err != nil {
+		return nil, unreadable{err}
+	}
+	if len(opts.Formats) > 0 && !slices.Contains(opts.Formats, rq.format) {
+		return nil, fmt.Errorf("compact: a %s request body: %w", rq.format, ErrFormat)
 	}
 	in := make([]Output, len(rq.outputs))
 	for i, o := range rq.outputs {
@@ -293,13 +382,20 @@ func filterRequest(data []byte, w io.Writer, opts Options, store Store) ([]Decis
 			texts[rq.outputs[i].path] = o.Text
 		}
 	}
-	spans := map[string]span{}
-	if len(texts) > 0 {
-		if spans, err = stringSpans(data); err != nil {
-			return nil, err
-		}
+	res := &RequestResult{Format: rq.format, Transcript: transcriptKey(in), Decisions: decisions, Body: data}
+	if len(texts) == 0 {
+		return res, nil
 	}
-	return decisions, splice(w, data, spans, texts)
+	spans, err := stringSpans(data)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := splice(&b, data, spans, texts); err != nil {
+		return nil, err
+	}
+	res.Body = b.Bytes()
+	return res, nil
 }
 
 // RequestFormat says which shape data has.

@@ -28,6 +28,11 @@ const (
 	FormatRSpec  = "rspec"
 )
 
+// Formats are the formats above, in the order the docs list them (their
+// table is generated from it); TestFormatsListsEveryFormat keeps it whole.
+var Formats = []string{FormatJUnit, FormatNUnit, FormatXUnit, FormatTRX, FormatCTRF,
+	FormatMocha, FormatJest, FormatRSpec, FormatGoJSON, FormatDart}
+
 // fileSink receives one file's test cases. The tally is the file's own,
 // merged into the run's only when the whole file was read: a truncated
 // file contributes no partial counts.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,13 +28,11 @@ type compactOptions struct {
 func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writer) (*compactOptions, error) {
 	o := &compactOptions{}
 	fs := newFlagSet("compact", "[flags] < outputs.json|request.json", stderr)
-	fs.IntVar(&o.minTokens, "min-tokens", compaction.DefaultMinTokens, "leave outputs smaller than this many tokens (bytes/4) alone; -1: no minimum")
-	fs.StringVar(&o.mode, "marker-mode", "full", "`mode`: full (store and marker), summary (marker only) or off")
 	o.defStore = compactStore(getenv)
-	fs.StringVar(&o.store, "store", o.defStore, "`directory` keeping collapsed texts for runledger expand (env RUNLEDGER_DIR: DIR/.cg)")
+	compactionFlags(fs, &o.minTokens, &o.mode, &o.store, o.defStore)
 	fs.StringVar(&o.decisions, "decisions", "", "also write what was decided for each output, as JSON, to this `file`")
 	fs.IntVar(&o.prefix, "cache-prefix", -1, "the first `N` outputs are in the provider's prompt cache: only replay frozen decisions there; -1: every output an earlier call emitted")
-	fs.DurationVar(&o.ttl, "cache-ttl", 0, "the prompt cache is cold when this transcript's last call is older than this `duration`; 0: never by time")
+	fs.DurationVar(&o.ttl, "cache-ttl", 0, cacheTTLUsage)
 	fs.BoolVar(&o.cold, "cold-cache", false, "the prompt cache is cold: decide every output afresh")
 	if err := parse(fs, args); err != nil {
 		return nil, err
@@ -41,21 +40,43 @@ func parseCompactFlags(args []string, getenv func(string) string, stderr io.Writ
 	if fs.NArg() > 0 {
 		return nil, &usageError{fmt.Sprintf("unexpected argument %q: input comes on stdin", fs.Arg(0))}
 	}
-	switch compaction.MarkerMode(o.mode) {
-	case compaction.ModeFull, compaction.ModeSummary, compaction.ModeOff:
-	default:
-		return nil, &usageError{fmt.Sprintf("--marker-mode %q: want full, summary or off", o.mode)}
-	}
 	if o.prefix < -1 {
 		return nil, &usageError{fmt.Sprintf("--cache-prefix %d: want a count or -1", o.prefix)}
 	}
-	if o.ttl < 0 {
-		return nil, &usageError{fmt.Sprintf("--cache-ttl %s: want a positive duration or 0", o.ttl)}
+	return o, checkCompactionFlags(o.minTokens, o.mode, o.ttl)
+}
+
+const cacheTTLUsage = "the prompt cache is cold when this transcript's last call is older than this `duration`; 0: never by time"
+
+// compactionFlags are the flags compact and proxy share.
+func compactionFlags(fs *flag.FlagSet, minTokens *int, mode, store *string, defStore string) {
+	fs.IntVar(minTokens, "min-tokens", compaction.DefaultMinTokens, "leave outputs smaller than this many tokens (bytes/4) alone; -1: no minimum")
+	fs.StringVar(mode, "marker-mode", "full", "`mode`: full (store and marker), summary (marker only) or off")
+	fs.StringVar(store, "store", defStore, "`directory` keeping collapsed texts for runledger expand (env RUNLEDGER_DIR: DIR/.cg)")
+}
+
+func checkCompactionFlags(minTokens int, mode string, ttl time.Duration) error {
+	switch compaction.MarkerMode(mode) {
+	case compaction.ModeFull, compaction.ModeSummary, compaction.ModeOff:
+	default:
+		return &usageError{fmt.Sprintf("--marker-mode %q: want full, summary or off", mode)}
 	}
-	if o.minTokens == 0 || o.minTokens < -1 {
-		return nil, &usageError{fmt.Sprintf("--min-tokens %d: want a positive number or -1", o.minTokens)}
+	if ttl < 0 {
+		return &usageError{fmt.Sprintf("--cache-ttl %s: want a positive duration or 0", ttl)}
 	}
-	return o, nil
+	if minTokens == 0 || minTokens < -1 {
+		return &usageError{fmt.Sprintf("--min-tokens %d: want a positive number or -1", minTokens)}
+	}
+	return nil
+}
+
+// expandCommand is the command a pointer line names: compact's default
+// store needs no --store.
+func expandCommand(store, defStore string) string {
+	if filepath.Clean(store) != filepath.Clean(defStore) {
+		return "runledger expand --store " + shellWord(store)
+	}
+	return ""
 }
 
 // cmdCompact filters a JSON array of {"id","text"} outputs, or an
@@ -69,9 +90,7 @@ func cmdCompact(a *app, args []string) error {
 	store := &compaction.DirStore{Dir: o.store}
 	opts := compaction.Options{MinTokens: o.minTokens, MarkerMode: compaction.MarkerMode(o.mode),
 		Cache: &compaction.Cache{Store: store, Prefix: o.prefix, TTL: o.ttl, Cold: o.cold}}
-	if filepath.Clean(o.store) != filepath.Clean(o.defStore) {
-		opts.Expand = "runledger expand --store " + shellWord(o.store)
-	}
+	opts.Expand = expandCommand(o.store, o.defStore)
 	decisions, err := compaction.Filter(a.stdin, a.stdout, opts, store)
 	if err != nil {
 		return err

@@ -43,6 +43,7 @@ func commands() []command {
 		{name: "grep", summary: "search a run's log; matches with line numbers and byte offsets", run: cmdGrep},
 		{name: "expand", summary: "print the original text behind a <<cg:HASH>> marker", run: cmdExpand},
 		{name: "compact", summary: "collapse superseded failed runs in a JSON array of outputs", run: cmdCompact},
+		{name: "proxy", summary: "compact tool outputs between an agent and the Anthropic or OpenAI API (HTTP)", run: cmdProxy},
 		{name: "mcp", summary: "serve runs, reports and logs to agents over MCP (stdio)", run: cmdMCP},
 		{name: "action", summary: "the GitHub Action's entrypoint (reads INPUT_*)", run: cmdAction, ownStatus: true},
 		{name: "version", summary: "print the version", run: cmdVersion},

@@ -152,12 +152,20 @@ func useColor(tty bool, getenv func(string) string) bool {
 	return tty && getenv("NO_COLOR") == ""
 }
 
+// flagSetObserver is a stderr that wants each command's flag set: the
+// docs' generator (docs_test.go) runs every command with -h and reads the
+// flags it defined, so the docs' flag tables are the code's.
+type flagSetObserver interface{ observeFlagSet(*flag.FlagSet) }
+
 func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: runledger %s %s\n", name, synopsis)
 		fs.PrintDefaults()
+	}
+	if o, ok := stderr.(flagSetObserver); ok {
+		o.observeFlagSet(fs)
 	}
 	return fs
 }

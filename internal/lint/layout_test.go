@@ -8,6 +8,9 @@ import (
 	"testing"
 )
 
+// layoutDoc holds the Layout table.
+const layoutDoc = "docs/architecture.md"
+
 // goPackages lists the directories below dir that hold Go files, as
 // slash paths relative to dir, leaving out test data and node modules.
 func goPackages(dir string) ([]string, error) {
@@ -25,8 +28,8 @@ func goPackages(dir string) ([]string, error) {
 	return out, err
 }
 
-// layoutRows are the packages the README's Layout table names in its
-// first column (a cell may name several, each in backticks).
+// layoutRows are the packages the Layout table of docs/architecture.md
+// names in its first column (a cell may name several, each in backticks).
 func layoutRows(readme string) map[string]bool {
 	rows := map[string]bool{}
 	_, section, _ := strings.Cut(readme, "\n## Layout\n")
@@ -43,10 +46,10 @@ func layoutRows(readme string) map[string]bool {
 	return rows
 }
 
-// TestReadmeLayoutTable: every package has its row, and every row its
-// package, so the table a newcomer reads first is the tree as it is.
-func TestReadmeLayoutTable(t *testing.T) {
-	readme := readRoot(t, "README.md")
+// TestLayoutTable: every package has its row, and every row its package,
+// so the table a newcomer to the code reads first is the tree as it is.
+func TestLayoutTable(t *testing.T) {
+	readme := readRoot(t, layoutDoc)
 	rows := layoutRows(string(readme))
 	pkgs, err := goPackages(root)
 	if err != nil {
@@ -62,13 +65,13 @@ func TestReadmeLayoutTable(t *testing.T) {
 			name = filepath.ToSlash(filepath.Dir(name)) // a nested module's own packages belong to its row
 		}
 		if name == "." {
-			t.Errorf("README's Layout table has no row for package %s", p)
+			t.Errorf("%s's Layout table has no row for package %s", layoutDoc, p)
 		}
 		covered[name] = true
 	}
 	for r := range rows {
 		if !covered[r] {
-			t.Errorf("README's Layout table names %s, which holds no Go package", r)
+			t.Errorf("%s's Layout table names %s, which holds no Go package", layoutDoc, r)
 		}
 	}
 }

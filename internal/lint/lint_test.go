@@ -69,32 +69,34 @@ type actionFile struct {
 	Outputs map[string]any                      `yaml:"outputs"`
 }
 
-// TestReadmeMatchesAction: the README's inputs and outputs tables list
+// TestDocsMatchAction: the inputs and outputs tables of docs/action.md
+// (generated from action.yml by cmd/runledger's TestDocsGenerated) list
 // exactly action.yml's names, and the inputs' defaults agree.
-func TestReadmeMatchesAction(t *testing.T) {
+func TestDocsMatchAction(t *testing.T) {
 	data := readRoot(t, "action.yml")
 	var a actionFile
 	if err := yaml.Unmarshal(data, &a); err != nil {
 		t.Fatal(err)
 	}
-	readme := readRoot(t, "README.md")
-	inputs, outputs := readmeTable(string(readme), "### Inputs"), readmeTable(string(readme), "### Outputs")
+	doc := readRoot(t, "docs/action.md")
+	inputs, outputs := readmeTable(string(doc), "## Inputs"), readmeTable(string(doc), "## Outputs")
 	if got, want := keys(inputs), keysOf(a.Inputs); !equal(got, want) {
-		t.Errorf("README inputs %v, action.yml %v", got, want)
+		t.Errorf("docs/action.md inputs %v, action.yml %v", got, want)
 	}
 	if got, want := keys(outputs), keysOf(a.Outputs); !equal(got, want) {
-		t.Errorf("README outputs %v, action.yml %v", got, want)
+		t.Errorf("docs/action.md outputs %v, action.yml %v", got, want)
 	}
 	for name, in := range a.Inputs {
 		if d, ok := inputs[name]; ok && d != strings.TrimSpace(in.Default) {
-			t.Errorf("input %s: README default %q, action.yml %q", name, d, in.Default)
+			t.Errorf("input %s: docs/action.md default %q, action.yml %q", name, d, in.Default)
 		}
 	}
 }
 
 var row = regexp.MustCompile("^\\| `([a-z-]+)` \\| ([^|]*) \\|")
 
-// readmeTable reads "| `name` | `default` | …" rows under a heading.
+// readmeTable reads "| `name` | `default` | …" rows under a heading, up to
+// the next heading.
 func readmeTable(readme, heading string) map[string]string {
 	_, rest, ok := strings.Cut(readme, "\n"+heading+"\n")
 	if !ok {
@@ -162,25 +164,25 @@ func TestDockerfilePinned(t *testing.T) {
 	}
 }
 
-// TestReadmeCompactionTable: the compaction table in README.md is the one
-// TestTranscriptTable measures and keeps as its golden file.
-func TestReadmeCompactionTable(t *testing.T) {
+// TestDocsCompactionTable: the compaction table in docs/compaction.md is
+// the one TestTranscriptTable measures and keeps as its golden file.
+func TestDocsCompactionTable(t *testing.T) {
 	golden := readRoot(t, filepath.Join("compaction", "testdata", "transcripts.golden.md"))
-	readme := readRoot(t, "README.md")
+	readme := readRoot(t, "docs/compaction.md")
 	table := strings.TrimSpace(string(golden))
 	if !strings.HasPrefix(table, "| transcript |") || !strings.Contains(string(readme), table+"\n") {
-		t.Errorf("README.md does not hold compaction/testdata/transcripts.golden.md as it is:\n%s", table)
+		t.Errorf("docs/compaction.md does not hold compaction/testdata/transcripts.golden.md as it is:\n%s", table)
 	}
 }
 
-// TestReadmeRecallTable: the excerpt recall table in README.md is the one
-// TestCorpusRecall measures and keeps as its golden file.
-func TestReadmeRecallTable(t *testing.T) {
+// TestDocsRecallTable: the excerpt recall table in docs/measurements.md is
+// the one TestCorpusRecall measures and keeps as its golden file.
+func TestDocsRecallTable(t *testing.T) {
 	golden := readRoot(t, filepath.Join("report", "testdata", "corpus", "RECALL.md"))
-	readme := readRoot(t, "README.md")
+	readme := readRoot(t, "docs/measurements.md")
 	want := "<!-- corpus-recall:begin -->\n" + string(golden) + "<!-- corpus-recall:end -->\n"
 	if !strings.HasPrefix(string(golden), "| case |") || !strings.Contains(string(readme), want) {
-		t.Errorf("README.md does not hold report/testdata/corpus/RECALL.md as it is, between its corpus-recall markers")
+		t.Errorf("docs/measurements.md does not hold report/testdata/corpus/RECALL.md as it is, between its corpus-recall markers")
 	}
 }
 

@@ -177,3 +177,91 @@ func absPath(t *testing.T, p string) string {
 	}
 	return a
 }
+
+// TestReadmeInBrowser renders README.md, CONTRIBUTING.md and docs/*.md as
+// GitHub shows a repository's files (GFM without comment line breaks,
+// GitHub's stylesheet, headless Chromium, relative images resolved) and
+// checks what a newcomer gets: the README opens with its two commands,
+// every image loads, every table is a table, and no Markdown is left
+// showing as text (a link or fence that did not parse). Screenshots go to
+// the review folder as readme-*.png, for a person to look at.
+func TestReadmeInBrowser(t *testing.T) {
+	chromium := browser(t)
+	review := os.Getenv("RUNLEDGER_REVIEW_DIR")
+	if review == "" {
+		review = filepath.Join("..", "..", "bench", "out", "review")
+	}
+	if err := os.MkdirAll(review, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := absPath(t, filepath.Join("..", ".."))
+	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	files := append([]string{filepath.Join(root, "README.md"), filepath.Join(root, "CONTRIBUTING.md")}, docs...)
+	pages := t.TempDir()
+	cmd := exec.Command("node", append([]string{filepath.Join("node", "render.mjs"), pages}, files...)...)
+	cmd.Env = append(os.Environ(), "RENDER_DOCUMENT="+root)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("render with marked: %v\n%s", err, out)
+	}
+	for _, md := range files {
+		name := strings.TrimSuffix(filepath.Base(md), ".md")
+		t.Run(name, func(t *testing.T) {
+			source, err := os.ReadFile(md)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := "file://" + filepath.Join(pages, name+".html")
+			dom := chrome(t, chromium, "--window-size=1040,2000", "--allow-file-access-from-files", "--dump-dom", page)
+			height := checkDocument(t, name, string(source), dom)
+			shot := absPath(t, filepath.Join(review, "readme-"+name+".png"))
+			chrome(t, chromium, "--screenshot="+shot, fmt.Sprintf("--window-size=1040,%d", min(16000, height)), "--allow-file-access-from-files", page)
+			if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
+				t.Fatalf("no screenshot: %v", err)
+			}
+		})
+	}
+}
+
+var (
+	dataAttr = regexp.MustCompile(`data-(broken-images|h)="(\d+)"`)
+	preRE    = regexp.MustCompile(`(?s)<pre[^>]*>.*?</pre>`)
+)
+
+// checkDocument asserts what a reader of a rendered file gets, and returns
+// the page's height.
+func checkDocument(t *testing.T, name, source, dom string) int {
+	t.Helper()
+	body := dom[strings.Index(dom, "<body"):]
+	attrs := map[string]int{}
+	for _, m := range dataAttr.FindAllStringSubmatch(body, -1) {
+		var n int
+		fmt.Sscan(m[2], &n)
+		attrs[m[1]] = n
+	}
+	if _, ok := attrs["h"]; !ok {
+		t.Fatal("the page did not finish loading (no data-h)")
+	}
+	if n := attrs["broken-images"]; n > 0 || strings.Count(source, "![") != strings.Count(body, "<img") {
+		t.Errorf("%d of %d images did not load", n, strings.Count(body, "<img"))
+	}
+	if got, want := strings.Count(body, "<table"), strings.Count(source, "\n| --- |")+strings.Count(source, "\n| ---: |"); got < want {
+		t.Errorf("%d tables rendered for %d in the source", got, want)
+	}
+	visible := tagRE.ReplaceAllString(preRE.ReplaceAllString(commentRE.ReplaceAllString(body, ""), ""), " ")
+	for _, raw := range []string{"](", "```", "<!--", "-->"} {
+		if strings.Contains(visible, raw) {
+			i := strings.Index(visible, raw)
+			t.Errorf("the page shows %q as text: …%s…", raw, visible[max(0, i-80):min(len(visible), i+40)])
+		}
+	}
+	if name == "README" {
+		first := preRE.FindString(body)
+		if !strings.Contains(first, "go run ./cmd/runledger run --report -- go test ./...") || !strings.Contains(first, "go test ./...") {
+			t.Errorf("the README's first block is not its two commands: %s", first)
+		}
+		if strings.Index(body, "<pre") > strings.Index(body, "<img") {
+			t.Error("the README shows its picture before its two commands")
+		}
+	}
+	return attrs["h"]
+}
