@@ -31,15 +31,20 @@ type History struct {
 	State string `json:"state"`
 	// Runs counts the runs the run's own history holds, this one included.
 	Runs int `json:"runs"`
-	// Commit and WorkflowRunID are the run whose history was read.
-	Commit        string `json:"commit,omitempty"`
+	// Commit is the commit of the run whose history was read.
+	Commit string `json:"commit,omitempty"`
+	// WorkflowRunID is that run's GitHub workflow run.
 	WorkflowRunID string `json:"workflow_run_id,omitempty"`
-	Branch        string `json:"branch,omitempty"`
-	Reason        string `json:"reason,omitempty"`
-	// File is the run's own history in its directory and artifact, Path
-	// on this machine, once written.
-	File   string `json:"file,omitempty"`
-	Path   string `json:"path,omitempty"`
+	// Branch is the branch the history's runs are on, when known.
+	Branch string `json:"branch,omitempty"`
+	// Reason says why no history was read (state started or unavailable).
+	Reason string `json:"reason,omitempty"`
+	// File is the run's own history in its directory and artifact, once
+	// written.
+	File string `json:"file,omitempty"`
+	// Path is that file on this machine.
+	Path string `json:"path,omitempty"`
+	// SHA256 is that file's sha256.
 	SHA256 string `json:"sha256,omitempty"`
 }
 

@@ -7,11 +7,18 @@ import "github.com/runledger/runledger/report/testindex"
 // streaks, the commits where it both failed and passed, and the newest
 // commit where it failed.
 type Evidence struct {
-	Runs       int      `json:"runs"`
-	Failed     int      `json:"failed"`
-	Streaks    int      `json:"streaks"`
-	Flips      []string `json:"flips"`
-	LastFailed string   `json:"last_failed,omitempty"`
+	// Runs counts the runs before this one the history holds.
+	Runs int `json:"runs"`
+	// Failed counts those where the test failed (finally, or before a
+	// pass on that commit).
+	Failed int `json:"failed"`
+	// Streaks counts its separate runs of consecutive failures.
+	Streaks int `json:"streaks"`
+	// Flips are the commits where it both failed and passed, oldest
+	// first; this run's commit last when it flipped here.
+	Flips []string `json:"flips"`
+	// LastFailed is the newest commit where it failed.
+	LastFailed string `json:"last_failed,omitempty"`
 	// Now: the newest column's flip is this run's (it also passed on
 	// this commit, in this run or an earlier attempt of it).
 	Now bool `json:"-"`
