@@ -28,6 +28,8 @@ func pastWords(r report.Run, f report.Failure, commit func(string) string, esc f
 	var parts []string
 	switch {
 	case ev.Failed == 0:
+	case (f.Origin == "flaky" || f.Origin == "pre_existing") && ev.Runs == 1:
+		parts = append(parts, "failed in "+window+onBranch)
 	case f.Origin == "flaky" || f.Origin == "pre_existing":
 		parts = append(parts, fmt.Sprintf("failed %d of %s%s", ev.Failed, window, onBranch))
 	default: // what this change broke, which the branch saw fail too
