@@ -121,7 +121,7 @@ func (s *step) report(ctx context.Context, last *record.Record) (*report.Envelop
 	if last == nil || last.Status != record.StatusCancelled { // a cancelled step has no time to look
 		base = s.baselines(ctx, s.runNames(names))
 	}
-	env, err := report.Build(s.st, report.Options{Names: names, Baseline: base})
+	env, err := report.Build(s.st, report.Options{Names: names, Baseline: base, History: s.in.history})
 	if err != nil {
 		return nil, err
 	}

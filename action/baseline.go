@@ -26,10 +26,21 @@ func (s *step) baselines(ctx context.Context, names []string) *report.Baselines 
 		return &report.Baselines{Reason: "artifact name: " + err.Error()}
 	}
 	runID, _ := strconv.ParseInt(getenv("GITHUB_RUN_ID"), 10, 64)
-	return baseline.GitHub(ctx, p, baseline.Query{
+	b := baseline.GitHub(ctx, p, baseline.Query{
 		Base:        baseline.BaseOf(getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")),
-		WorkflowRef: getenv("GITHUB_WORKFLOW_REF"), RunID: runID, Artifact: name, Runs: names,
+		WorkflowRef: getenv("GITHUB_WORKFLOW_REF"), RunID: runID, Artifact: name, Runs: names, History: s.in.history > 0,
 	})
+	// A re-run attempt carries forward its earlier attempt's history, so
+	// that a test that failed there and passes here (or the reverse) is a
+	// flip on this commit.
+	attempt, _ := strconv.Atoi(getenv("GITHUB_RUN_ATTEMPT"))
+	if s.in.history > 0 && attempt > 1 {
+		err := baseline.EarlierAttempt(ctx, p, baseline.Rerun{RunID: runID, Attempt: attempt, Artifact: name, Runs: names, Window: s.in.history}, b)
+		if err != nil {
+			s.out.warnings = append(s.out.warnings, "history: the earlier attempts of this run: "+err.Error())
+		}
+	}
+	return b
 }
 
 // regressionsOutput is the regressions output: the count, or empty when it

@@ -12,6 +12,7 @@ import (
 
 	"github.com/runledger/runledger/capture"
 	"github.com/runledger/runledger/record"
+	"github.com/runledger/runledger/report/history"
 	"github.com/runledger/runledger/store"
 )
 
@@ -21,7 +22,7 @@ type inputs struct {
 	retryEffects                                                                      string
 	runName                                                                           string // name, or the step's identity (stepRunName)
 	timeout                                                                           time.Duration
-	retries, retentionDays, prNumber                                                  int
+	retries, retentionDays, prNumber, history                                         int
 	maxLogBytes                                                                       int64
 	summary                                                                           bool
 }
@@ -45,6 +46,7 @@ func readInputs(getenv func(string) string) (*inputs, error) {
 	}
 	o.retries, o.retentionDays, o.prNumber = int(num("retries", 0)), int(num("retention-days", 0)), int(num("pr-number", 0))
 	o.maxLogBytes = num("max-log-bytes", capture.DefaultMaxLogBytes)
+	o.history = int(num("history", history.DefaultWindow))
 	if v := in("timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {

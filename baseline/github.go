@@ -17,6 +17,7 @@ import (
 	"github.com/runledger/runledger/githubapi"
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/history"
 	"github.com/runledger/runledger/report/testindex"
 )
 
@@ -46,8 +47,10 @@ type Query struct {
 	// re-run's carries -attemptN after it.
 	Artifact string
 	// Runs are the run names to find in it.
-	Runs   []string
-	Budget time.Duration
+	Runs []string
+	// History: read each run's history.tsv.gz too, in the same read.
+	History bool
+	Budget  time.Duration
 }
 
 // GitHub finds the base commit's run of the same workflow, its artifact
@@ -87,14 +90,17 @@ func lookup(ctx context.Context, gh Actions, q Query, file string) (*report.Base
 	if err != nil {
 		return nil, err
 	}
-	b, err := readIndexes(ctx, r, q.Runs)
+	b, err := readIndexes(ctx, r, q.Runs, q.History)
 	if err != nil {
 		return nil, fmt.Errorf("artifact %d of run %d: %w", id, run.ID, err)
 	}
-	for _, x := range b.Runs {
+	for name, x := range b.Runs {
 		x.Commit, x.CIRunID, x.URL = run.HeadSHA, strconv.FormatInt(run.ID, 10), run.URL
+		p := b.History[name]
+		p.Commit, p.WorkflowRunID = x.Commit, x.CIRunID
+		b.History[name] = p
 	}
-	b.Note = note
+	b.Note, b.Branch = note, q.Base.Branch
 	return b, nil
 }
 
@@ -195,8 +201,44 @@ func attemptOf(got, name string) (int, bool) {
 
 // readIndexes reads, for each wanted run name, its latest attempt's test
 // index out of the artifact, each checked against the artifact's manifest
-// (and the zip's CRC): a tampered index is an error, never a baseline.
-func readIndexes(ctx context.Context, r *artifact.Reader, names []string) (*report.Baselines, error) {
+// (and the zip's CRC): a tampered index is an error, never a baseline. The
+// run's history (history.tsv.gz) comes in the same read, when it has one.
+func readIndexes(ctx context.Context, r *artifact.Reader, names []string, withHistory bool) (*report.Baselines, error) {
+	sums, err := manifestSums(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	latest, err := latestRuns(ctx, r, names)
+	if err != nil {
+		return nil, err
+	}
+	b := &report.Baselines{Runs: map[string]*testindex.Index{}, History: map[string]report.Past{}}
+	for name, dir := range latest {
+		entry := path.Join(dir, testindex.FileName)
+		if _, ok := sums[entry]; !ok {
+			return nil, fmt.Errorf("run %s holds no test index (%s): made by a runledger before test indexes", dir, entry)
+		}
+		data, err := readVerified(ctx, r, sums, entry)
+		if err != nil {
+			return nil, err
+		}
+		x, err := testindex.Read(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", entry, err)
+		}
+		b.Runs[name] = x
+		if withHistory {
+			b.History[name] = readPast(ctx, r, sums, dir, name, x)
+		}
+	}
+	if len(b.Runs) == 0 {
+		return nil, fmt.Errorf("no run named %s in it", strings.Join(quoted(names), " or "))
+	}
+	return b, nil
+}
+
+// manifestSums is the artifact manifest's sha256 of each entry.
+func manifestSums(ctx context.Context, r *artifact.Reader) (map[string]string, error) {
 	m, err := r.Manifest(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("no manifest to check the test index against: %w", err)
@@ -205,33 +247,42 @@ func readIndexes(ctx context.Context, r *artifact.Reader, names []string) (*repo
 	for _, e := range m.Entries {
 		sums[e.Name] = e.SHA256
 	}
-	latest, err := latestRuns(ctx, r, names)
+	return sums, nil
+}
+
+// readVerified reads an entry and checks it against the manifest.
+func readVerified(ctx context.Context, r *artifact.Reader, sums map[string]string, entry string) ([]byte, error) {
+	data, err := r.ReadFile(ctx, entry)
 	if err != nil {
 		return nil, err
 	}
-	b := &report.Baselines{Runs: map[string]*testindex.Index{}}
-	for name, dir := range latest {
-		entry := path.Join(dir, testindex.FileName)
-		if _, ok := sums[entry]; !ok {
-			return nil, fmt.Errorf("run %s holds no test index (%s): made by a runledger before test indexes", dir, entry)
-		}
-		data, err := r.ReadFile(ctx, entry)
-		if err != nil {
-			return nil, err
-		}
-		if got := sha256Hex(data); got != sums[entry] {
-			return nil, fmt.Errorf("%s: sha256 %s, the manifest says %s: %w", entry, got, sums[entry], artifact.ErrHashMismatch)
-		}
-		x, err := testindex.Read(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", entry, err)
-		}
-		b.Runs[name] = x
+	if got := sha256Hex(data); got != sums[entry] {
+		return nil, fmt.Errorf("%s: sha256 %s, the manifest says %s: %w", entry, got, sums[entry], artifact.ErrHashMismatch)
 	}
-	if len(b.Runs) == 0 {
-		return nil, fmt.Errorf("no run named %s in it", strings.Join(quoted(names), " or "))
+	return data, nil
+}
+
+// readPast reads the history of run name in the artifact directory dir,
+// beside its index x: none (an older runledger, history off there)
+// restarts the history; one that fails its hash, is not of that index or
+// cannot be parsed is unusable, with the reason.
+func readPast(ctx context.Context, r *artifact.Reader, sums map[string]string, dir, name string, x *testindex.Index) report.Past {
+	entry := path.Join(dir, history.FileName)
+	if _, ok := sums[entry]; !ok {
+		return report.Past{Reason: fmt.Sprintf("run %s holds no history (%s): made by a runledger before histories, or with history: 0", dir, entry)}
 	}
-	return b, nil
+	data, err := readVerified(ctx, r, sums, entry)
+	if err != nil {
+		return report.Past{Reason: err.Error(), Unusable: true}
+	}
+	h, err := history.Read(bytes.NewReader(data), x, sums[path.Join(dir, testindex.FileName)])
+	switch {
+	case err != nil:
+		return report.Past{Reason: fmt.Sprintf("%s: %v", entry, err), Unusable: true}
+	case h.Run != name:
+		return report.Past{Reason: fmt.Sprintf("%s is the history of run %q, not %q", entry, h.Run, name), Unusable: true}
+	}
+	return report.Past{History: h}
 }
 
 // latestRuns maps each wanted run name to the artifact directory of its

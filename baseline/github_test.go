@@ -38,6 +38,12 @@ func goLog() string {
 // index as the Action does, and zips the run as the uploader lays it out.
 func baseArtifact(t *testing.T, o artifacttest.Options) []byte {
 	t.Helper()
+	return artifactOf(t, o, report.Options{})
+}
+
+// artifactOf is baseArtifact's, reported with ropts.
+func artifactOf(t *testing.T, o artifacttest.Options, ropts report.Options) []byte {
+	t.Helper()
 	logFile := t.TempDir() + "/log"
 	if err := os.WriteFile(logFile, []byte(goLog()), 0o644); err != nil {
 		t.Fatal(err)
@@ -51,7 +57,7 @@ func baseArtifact(t *testing.T, o artifacttest.Options) []byte {
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("capture: %v", err)
 	}
-	env, err := report.Build(st, report.Options{})
+	env, err := report.Build(st, ropts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +201,50 @@ func TestGitHubFallsBackToTheBranch(t *testing.T) {
 	}
 	if !strings.Contains(b.Note, "the base commit 6113728 has no completed run of ci.yml; compared with ec26c3e, the newest on main") {
 		t.Errorf("note %q", b.Note)
+	}
+}
+
+// TestGitHubReadsTheBaseHistory: the base run's history comes in the same
+// read as its index, with no call more; one whose hash is not the
+// manifest's is unusable, and a base without one restarts the history.
+func TestGitHubReadsTheBaseHistory(t *testing.T) {
+	withHistory := report.Options{Baseline: &report.Baselines{Reason: "the first run"}, History: 30}
+	tests := []struct {
+		name     string
+		zipped   []byte
+		want     int // columns read
+		unusable bool
+		reason   string
+	}{
+		{"read", artifactOf(t, artifacttest.Options{}, withHistory), 1, false, ""},
+		{"tampered", artifactOf(t, artifacttest.Options{WrongSHA256: "history.tsv.gz"}, withHistory), 0, true, "the manifest says"},
+		{"older runledger", baseArtifact(t, artifacttest.Options{}), 0, false, "holds no history"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := fakegithub.New(t, "")
+			run := f.AddWorkflowRun(fakegithub.WorkflowRun{HeadSHA: baseSHA, HeadBranch: "main", Event: "push"})
+			f.AddArtifactZip(run, artName, tt.zipped, false)
+			q := query()
+			q.History = true
+			b := GitHub(context.Background(), publisher(t, f, fakegithub.TokenInstallation), q)
+			if b.Runs["unit"] == nil {
+				t.Fatalf("no baseline: %s", b.Reason)
+			}
+			p := b.History["unit"]
+			cols := 0
+			if p.History != nil {
+				cols = len(p.History.Columns)
+			}
+			if cols != tt.want || p.Unusable != tt.unusable || !strings.Contains(p.Reason, tt.reason) {
+				t.Errorf("past: %d runs, unusable %v, reason %q; want %d, %v, %q", cols, p.Unusable, p.Reason, tt.want, tt.unusable, tt.reason)
+			}
+			if p.Commit != baseSHA || b.Branch != "main" {
+				t.Errorf("past of %q on %q, want %s on main", p.Commit, b.Branch, baseSHA)
+			}
+			if n := f.CallCount(fakegithub.RouteWorkflowRuns) + f.CallCount(fakegithub.RouteArtifacts) + f.CallCount(fakegithub.RouteArtifactZip); n > 3 {
+				t.Errorf("%d API calls, want the lookup's 3", n)
+			}
+		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/history"
 	"github.com/runledger/runledger/report/testindex"
 	"github.com/runledger/runledger/store"
 )
@@ -55,7 +56,9 @@ func local(path string) (*report.Baselines, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &report.Baselines{Runs: map[string]*testindex.Index{x.Run: x}}, nil
+		b := &report.Baselines{Runs: map[string]*testindex.Index{x.Run: x}}
+		b.History = map[string]report.Past{x.Run: localPast(x, filepath.Join(filepath.Dir(path), history.FileName), path)}
+		return b, nil
 	case bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")):
 		return fromEnvelope(path, data)
 	}
@@ -95,21 +98,21 @@ func fromStore(dir string) (*report.Baselines, error) {
 		}
 		rebuild = append(rebuild, name)
 	}
-	if len(rebuild) == 0 {
-		return b, nil
-	}
-	env, err := report.Build(st, report.Options{Names: rebuild})
-	if err != nil {
-		return nil, err
-	}
-	// Kept for the next comparison, as report would have: best effort, a
-	// store this user may not write is read again next time.
-	report.SaveIndexes(st, env)
-	for i := range env.Runs {
-		if x := env.Runs[i].Index(); x != nil {
-			b.Runs[env.Runs[i].Name] = x
+	if len(rebuild) > 0 {
+		env, err := report.Build(st, report.Options{Names: rebuild})
+		if err != nil {
+			return nil, err
+		}
+		// Kept for the next comparison, as report would have: best effort, a
+		// store this user may not write is read again next time.
+		report.SaveIndexes(st, env)
+		for i := range env.Runs {
+			if x := env.Runs[i].Index(); x != nil {
+				b.Runs[env.Runs[i].Name] = x
+			}
 		}
 	}
+	pastsOf(b, func(name string) string { return filepath.Join(dir, latest[name].ID) })
 	return b, nil
 }
 
@@ -124,11 +127,12 @@ func fromEnvelope(path string, data []byte) (*report.Baselines, error) {
 		return nil, fmt.Errorf("report envelope: schema %q, want %q", env.Schema, report.Schema)
 	}
 	b := &report.Baselines{Runs: map[string]*testindex.Index{}}
+	histories := map[string]string{}
 	for _, run := range env.Runs {
 		if t := run.Tests; t != nil {
 			for _, p := range []string{t.Path, filepath.Join(filepath.Dir(path), run.ID, t.File)} {
 				if x, err := testindex.ReadFile(p); err == nil && p != "" {
-					b.Runs[run.Name] = x
+					b.Runs[run.Name], histories[run.Name] = x, filepath.Dir(p)
 					break
 				}
 			}
@@ -137,6 +141,7 @@ func fromEnvelope(path string, data []byte) (*report.Baselines, error) {
 			b.Runs[run.Name] = FromFailures(run)
 		}
 	}
+	pastsOf(b, func(name string) string { return histories[name] })
 	return b, nil
 }
 
@@ -160,4 +165,39 @@ func FromFailures(run report.Run) *testindex.Index {
 func sha256Hex(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
+}
+
+// pastsOf reads, for each run of b, the history beside its index (dir(name)
+// holds both), so a local comparison carries the history forward as the
+// Action does.
+func pastsOf(b *report.Baselines, dir func(name string) string) {
+	b.History = map[string]report.Past{}
+	for name, x := range b.Runs {
+		d := dir(name)
+		if d == "" {
+			b.History[name] = report.Past{Reason: fmt.Sprintf("the base run %s has no test index to read its history by", x.RunID)}
+			continue
+		}
+		b.History[name] = localPast(x, filepath.Join(d, history.FileName), filepath.Join(d, testindex.FileName))
+	}
+}
+
+// localPast is the history at path of the base run x, whose index was
+// read from indexPath: none (an older
+// runledger, history off) restarts the history; one that cannot be read
+// is unusable, with the reason.
+func localPast(x *testindex.Index, path, indexPath string) report.Past {
+	p := report.Past{Commit: x.Commit, WorkflowRunID: x.CIRunID}
+	h, err := history.ReadFile(path, x, indexPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		p.Reason = fmt.Sprintf("the base run %s has no %s (a runledger before histories, or history off)", x.RunID, history.FileName)
+	case err != nil:
+		p.Reason, p.Unusable = err.Error(), true
+	case h.Run != x.Run:
+		p.Reason, p.Unusable = fmt.Sprintf("%s is of run %q, not %q", path, h.Run, x.Run), true
+	default:
+		p.History = h
+	}
+	return p
 }

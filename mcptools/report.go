@@ -10,12 +10,14 @@ import (
 
 	"github.com/runledger/runledger/baseline"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/history"
 )
 
 // ReportInput selects run names.
 type ReportInput struct {
 	Names    []string `json:"names,omitempty" jsonschema:"report only these run names; default all"`
-	Baseline string   `json:"baseline,omitempty" jsonschema:"compare each run's failures with the runs of the same names in this run store, report envelope or test index (a path); each failure then has an origin: new, pre_existing, new_test, flaky or unknown"`
+	Baseline string   `json:"baseline,omitempty" jsonschema:"compare each run's failures with the runs of the same names in this run store, report envelope or test index (a path); each failure then has an origin: new, pre_existing, new_test, flaky or unknown; the base's history.tsv.gz, when it has one, is carried forward (each failure's history evidence; flaky on a flip or two failure streaks)"`
+	History  *int     `json:"history,omitempty" jsonschema:"with baseline: runs the history keeps (default 30; 0: off)"`
 }
 
 // ReportOutput is the runledger.report/v1 envelope, cut to the result
@@ -26,7 +28,13 @@ type ReportOutput struct {
 }
 
 func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportInput) (*mcp.CallToolResult, ReportOutput, error) {
-	opts := report.Options{Names: in.Names}
+	opts := report.Options{Names: in.Names, History: history.DefaultWindow}
+	if in.History != nil {
+		if *in.History < 0 {
+			return nil, ReportOutput{}, fmt.Errorf("history %d: want 0 (off) or more runs", *in.History)
+		}
+		opts.History = *in.History
+	}
 	if in.Baseline != "" {
 		opts.Baseline = baseline.Local(in.Baseline)
 	}
@@ -86,10 +94,17 @@ func runText(b *strings.Builder, r report.Run) {
 	if bl := r.Baseline; bl != nil {
 		b.WriteString("  " + baselineText(bl) + "\n")
 	}
+	if h := r.History; h != nil {
+		fmt.Fprintf(b, "  history: %s, %d runs", h.State, h.Runs)
+		if h.Reason != "" {
+			b.WriteString(": " + h.Reason)
+		}
+		b.WriteString("\n")
+	}
 	for _, f := range r.Summary.Failures {
 		origin := ""
 		if f.Origin != "" {
-			origin = " [" + f.Origin + "]"
+			origin = " [" + f.Origin + pastText(f) + "]"
 		}
 		fmt.Fprintf(b, "  failed: %s%s %s\n", f.Name, origin, f.Message)
 	}
@@ -104,6 +119,23 @@ func runText(b *strings.Builder, r report.Run) {
 			b.WriteString(indent("…[" + x.Note + "]\n"))
 		}
 	}
+}
+
+// pastText is a failure's history evidence, as numbers.
+func pastText(f report.Failure) string {
+	ev := f.History
+	if ev == nil {
+		return ""
+	}
+	streaks := "streaks"
+	if ev.Streaks == 1 {
+		streaks = "streak"
+	}
+	s := fmt.Sprintf("; failed %d of the last %d runs in %d %s", ev.Failed, ev.Runs, ev.Streaks, streaks)
+	if len(ev.Flips) > 0 {
+		s += "; passed and failed on " + strings.Join(ev.Flips, ", ")
+	}
+	return s
 }
 
 func exitText(code *int) string {

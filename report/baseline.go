@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/runledger/runledger/report/history"
 	"github.com/runledger/runledger/report/testindex"
 )
 
@@ -18,18 +19,22 @@ type Baselines struct {
 	// Note is said of every comparison, e.g. that the base commit had no
 	// run and which commit was taken instead.
 	Note string
+	// History is each run name's past outcomes on the branch, read with
+	// its baseline (report/history); Branch names the branch.
+	History map[string]Past
+	Branch  string
 }
 
 // compareAll labels each run's failures against its baseline and sets the
 // envelope's regressions. Nothing here touches a status: a pre-existing
 // failure is still a failure.
-func compareAll(env *Envelope, b *Baselines) {
+func compareAll(env *Envelope, b *Baselines, window int) {
 	total := 0
 	known := true
 	for i := range env.Runs {
 		run := &env.Runs[i]
 		if b != nil {
-			compareRun(run, b, len(env.Runs) == 1)
+			compareRun(run, b, len(env.Runs) == 1, window)
 		}
 		n := runRegressions(run)
 		if n == nil {
@@ -45,7 +50,7 @@ func compareAll(env *Envelope, b *Baselines) {
 
 // compareRun compares one run with the base run of its name, or, when
 // each side has one run only, with that one.
-func compareRun(run *Run, b *Baselines, solo bool) {
+func compareRun(run *Run, b *Baselines, solo bool, window int) {
 	base, note := b.Runs[run.Name], b.Note
 	if base == nil && solo && len(b.Runs) == 1 {
 		for name, x := range b.Runs {
@@ -62,10 +67,13 @@ func compareRun(run *Run, b *Baselines, solo bool) {
 	}
 	if reason != "" {
 		run.Baseline = &Baseline{State: "unavailable", Reason: reason, Note: note, Fixed: []TestRef{}}
-		labelFailures(run, testindex.Compare(run.index, nil))
+		testindex.SortIfNeeded(run.index) // as Compare with a base leaves it, for the history
+		c := testindex.Compare(run.index, nil)
+		labelFailures(run, c, carryForward(run, b, window, c))
 		return
 	}
 	c := testindex.Compare(run.index, base)
+	evidence := carryForward(run, b, window, c)
 	bl := &Baseline{State: "compared", Commit: base.Commit, RunID: base.RunID, WorkflowRunID: base.CIRunID,
 		URL: base.URL, Note: note, Tests: c.BaseTests, Missing: c.Missing, Fixed: refs(c.FixedNames),
 		FixedOmitted: c.Fixed - len(c.FixedNames), MissingTests: refs(c.MissingNames), Origins: map[string]int{}}
@@ -73,7 +81,7 @@ func compareRun(run *Run, b *Baselines, solo bool) {
 		bl.Origins[string(o)] = n
 	}
 	run.Baseline = bl
-	labelFailures(run, c)
+	labelFailures(run, c, evidence)
 }
 
 // unusable says why a base run's outcomes cannot be compared with.
@@ -99,7 +107,7 @@ func joinNote(a, b string) string {
 // originRank orders failures for the reader: what this change broke first.
 var originRank = map[string]int{"new": 0, "new_test": 1, "unknown": 2, "flaky": 3, "pre_existing": 4}
 
-func labelFailures(run *Run, c *testindex.Comparison) {
+func labelFailures(run *Run, c *testindex.Comparison, evidence map[[2]string]*history.Evidence) {
 	byFail := map[[2]string]testindex.Origin{}
 	for k, o := range c.Origins {
 		fk := k.Loose()
@@ -114,6 +122,7 @@ func labelFailures(run *Run, c *testindex.Comparison) {
 			o = testindex.Unknown
 		}
 		fs[i].Origin = string(o)
+		fs[i].History = evidence[fs[i].Key().Loose()]
 	}
 	slices.SortStableFunc(fs, func(a, b Failure) int { return originRank[a.Origin] - originRank[b.Origin] })
 }

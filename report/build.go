@@ -30,6 +30,10 @@ type Options struct {
 	Artifact string
 	// Baseline, when set, is what each run's failures are compared with.
 	Baseline *Baselines
+	// History is how many runs each run's history keeps (report/history),
+	// carried forward from the baseline's; 0 keeps none. It needs a
+	// Baseline: the past comes with it.
+	History int
 }
 
 // Build reads the store and assembles the envelope. It fails only when the
@@ -54,7 +58,7 @@ func Build(st *store.Store, opts Options) (*Envelope, error) {
 		}
 	}
 	env.Status = overall(env.Runs, len(problems) > 0)
-	compareAll(env, opts.Baseline)
+	compareAll(env, opts.Baseline, opts.History)
 	return env, nil
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/runledger/runledger/report/excerpt"
+	"github.com/runledger/runledger/report/history"
 	"github.com/runledger/runledger/report/testindex"
 )
 
@@ -50,9 +51,14 @@ type Run struct {
 	// Baseline says what the run was compared with; absent when no
 	// baseline was asked for.
 	Baseline *Baseline `json:"baseline,omitempty"`
-	Warnings []string  `json:"warnings,omitempty"`
+	// History says what past the run's failures were judged against and
+	// where its own history is; absent when history is off.
+	History  *History `json:"history,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 
-	index *testindex.Index // every test of the run; SaveIndexes writes it
+	index     *testindex.Index // every test of the run; SaveIndexes writes it
+	ciAttempt int              // the workflow run's attempt (GITHUB_RUN_ATTEMPT), 0 when unknown
+	history   *history.History // the past carried forward by this run; SaveIndexes writes it
 }
 
 // TestsRef is where a run's test index is: File in the run's directory
@@ -132,6 +138,10 @@ type Failure struct {
 	// Origin compares the failure with the baseline: new, pre_existing,
 	// new_test, flaky or unknown; absent when no baseline was asked for.
 	Origin string `json:"origin,omitempty"`
+	// History is the branch's recent past of this test, when it failed
+	// there at all: over how many runs, how often, in how many streaks,
+	// where it both failed and passed.
+	History *history.Evidence `json:"history,omitempty"`
 }
 
 // TestRef names a test, e.g. one that failed and then passed on retry.

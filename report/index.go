@@ -2,6 +2,7 @@ package report
 
 import (
 	"path/filepath"
+	"strconv"
 
 	"github.com/runledger/runledger/record"
 	"github.com/runledger/runledger/report/runners"
@@ -122,6 +123,7 @@ func describe(x *testindex.Index, r *record.Record, run *Run) {
 	x.Source, x.Verified, x.Tests = run.Summary.Source, run.Summary.Verified, run.Summary.Tests
 	if ci := r.CI; ci != nil {
 		x.Commit, x.CIRunID = ci.SHA, ci.RunID
+		run.ciAttempt, _ = strconv.Atoi(ci.RunAttempt)
 		if ci.ServerURL != "" && ci.Repository != "" && ci.RunID != "" {
 			x.URL = ci.ServerURL + "/" + ci.Repository + "/actions/runs/" + ci.RunID
 		}
@@ -146,6 +148,9 @@ func SaveIndexes(st *store.Store, env *Envelope) []error {
 			continue
 		}
 		run.Tests = &TestsRef{File: testindex.FileName, Path: path, Entries: len(run.index.Entries), SHA256: sum}
+		if err := saveHistory(st, run, sum); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errs
 }

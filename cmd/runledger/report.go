@@ -11,6 +11,7 @@ import (
 	"github.com/runledger/runledger/baseline"
 	"github.com/runledger/runledger/capture"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/history"
 	"github.com/runledger/runledger/report/render"
 	"github.com/runledger/runledger/store"
 )
@@ -22,6 +23,7 @@ type reportOptions struct {
 	reports  []string
 	names    []string
 	baseline string
+	history  int
 }
 
 // addReportFlags are shared by `report` and `run --report`.
@@ -29,6 +31,7 @@ func addReportFlags(fs *flag.FlagSet, o *reportOptions) {
 	fs.StringVar(&o.format, "format", "", "report `format`: text, markdown or json (default: text on a terminal, else markdown)")
 	fs.IntVar(&o.maxBytes, "max-bytes", render.TerminalBudget, fmt.Sprintf("bound on the Markdown body in `bytes` (at most %d)", render.MaxBudget))
 	fs.StringVar(&o.baseline, "baseline", "", "compare each run's failures with the runs of the same names in this run store, report envelope or test index (`path`)")
+	fs.IntVar(&o.history, "history", history.DefaultWindow, "with --baseline: carry the baseline's history forward, keeping this many `runs`, and judge failures by it (0: off)")
 }
 
 func (o *reportOptions) validate() error {
@@ -36,6 +39,9 @@ func (o *reportOptions) validate() error {
 	case "", "text", "markdown", "json":
 	default:
 		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", o.format)}
+	}
+	if o.history < 0 {
+		return &usageError{fmt.Sprintf("--history %d: want 0 (off) or more runs", o.history)}
 	}
 	if o.maxBytes <= 0 || o.maxBytes > render.MaxBudget {
 		return &usageError{fmt.Sprintf("--max-bytes %d: want 1 to %d", o.maxBytes, render.MaxBudget)}
@@ -86,7 +92,7 @@ func (a *app) report(o *reportOptions) error {
 		}
 		reports = append(reports, m...)
 	}
-	opts := report.Options{Names: o.names, Reports: reports}
+	opts := report.Options{Names: o.names, Reports: reports, History: o.history}
 	if o.baseline != "" {
 		opts.Baseline = baseline.Local(o.baseline)
 		if opts.Baseline.Reason != "" {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/runledger/runledger/internal/golden"
 	"github.com/runledger/runledger/report"
+	"github.com/runledger/runledger/report/history"
 )
 
 func intp(n int) *int       { return &n }
@@ -122,6 +123,29 @@ func markdownCases() []struct {
 	unavailable.Runs[0].Baseline = &report.Baseline{State: "unavailable", Fixed: []report.TestRef{},
 		Reason: "the base run 41's artifact runledger-test has expired <!-- runledger:envelope --> @octocat"}
 
+	judged := report.Envelope{Schema: report.Schema, Status: "failed", Runs: []report.Run{fixtureRun("unit", 1, "failed", intp(1)), fixtureRun("lint", 1, "failed", intp(1))}, Superseded: []report.Superseded{}, Regressions: intp(3)}
+	judged.Runs[0].Summary = junitSummary(120, 114, 6, 0, true)
+	judged.Runs[0].Summary.Failures = []report.Failure{
+		{Name: "TestTotal", Classname: "example.com/shop", Message: "Total = 350000, want 297500", Origin: "new"},
+		{Name: "TestOnce", Classname: "example.com/shop", Origin: "new",
+			History: &history.Evidence{Runs: 30, Failed: 1, Streaks: 1, Flips: []string{}, LastFailed: "def5678aaaabbbbccccddddeeeeffff000011112"}},
+		{Name: "TestBroken", Classname: "example.com/shop", Origin: "new",
+			History: &history.Evidence{Runs: 30, Failed: 3, Streaks: 1, Flips: []string{}, LastFailed: "0123456aaaabbbbccccddddeeeeffff000011112"}},
+		{Name: "TestNewCoupon", Classname: "example.com/shop", Origin: "new_test"},
+		{Name: "TestNetwork", Classname: "example.com/shop", Origin: "flaky",
+			History: &history.Evidence{Runs: 30, Failed: 3, Streaks: 2, Flips: []string{"abc1234aaaabbbbccccddddeeeeffff000011112"}, LastFailed: "abc1234aaaabbbbccccddddeeeeffff000011112"}},
+		{Name: "TestLegacy", Classname: "example.com/shop", Origin: "pre_existing",
+			History: &history.Evidence{Runs: 30, Failed: 30, Streaks: 1, Flips: []string{}, LastFailed: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"}}}
+	judged.Runs[0].Baseline = &report.Baseline{State: "compared", Commit: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Tests: 120, Fixed: []report.TestRef{},
+		Origins: map[string]int{"new": 3, "new_test": 1, "flaky": 1, "pre_existing": 1}, Regressions: intp(4)}
+	judged.Runs[0].History = &report.History{State: "read", Runs: 30, Commit: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Branch: "main <!-- x --> @octocat"}
+	judged.Runs[1].Summary = junitSummary(3, 2, 1, 0, true)
+	judged.Runs[1].Summary.Failures = []report.Failure{{Name: "TestVet", Origin: "new"}}
+	judged.Runs[1].Baseline = &report.Baseline{State: "compared", Commit: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Tests: 3, Fixed: []report.TestRef{},
+		Origins: map[string]int{"new": 1}, Regressions: intp(1)}
+	judged.Runs[1].History = &report.History{State: "unavailable", Runs: 1,
+		Reason: "unit/history.tsv.gz: sha256 0a1b, the manifest says 9f8e: the artifact's bytes do not match its manifest"}
+
 	saysPassed := report.Envelope{Schema: report.Schema, Status: "passed", Runs: []report.Run{fixtureRun("unit", 1, "failed", intp(1))}, Superseded: []report.Superseded{}}
 
 	return []struct {
@@ -141,6 +165,7 @@ func markdownCases() []struct {
 		{"envelope_contradicts_runs", saysPassed, Options{}},
 		{"baseline_compared", compared, Options{}},
 		{"baseline_unavailable", unavailable, Options{}},
+		{"history", judged, Options{}},
 		{"hostile", hostileEnvelope(), Options{}},
 		{"trimmed", bigEnvelope(2, 12), Options{Budget: 9000}},
 		{"over_budget", bigEnvelope(60, 2), Options{Budget: 4096}},

@@ -36,12 +36,14 @@ func runSection(b *strings.Builder, r report.Run, dropped []report.Excerpt, opts
 // after the name (e.g. the failure's origin against the base branch).
 type bullet struct {
 	Name, Tag, Class, Where, Message string
+	// Past is the test's history in words (pastWords), already rendered.
+	Past string
 }
 
 // bullets lists a run's failures for reading: a parent test that fails
 // only because a subtest did (Go's TestTotal above TestTotal/case) is
 // folded into its subtests rather than given a bare line of its own.
-func bullets(fs []report.Failure, tag func(report.Failure) string) ([]bullet, []string) {
+func bullets(fs []report.Failure, tag, past func(report.Failure) string) ([]bullet, []string) {
 	parents := map[string]bool{}
 	for _, f := range fs {
 		name := f.Name
@@ -64,6 +66,9 @@ func bullets(fs []report.Failure, tag func(report.Failure) string) ([]bullet, []
 		b := bullet{Name: f.Name, Class: f.Classname, Where: where, Message: f.Message}
 		if tag != nil {
 			b.Tag = tag(f)
+		}
+		if past != nil {
+			b.Past = past(f)
 		}
 		out = append(out, b)
 	}
@@ -96,7 +101,12 @@ func failureList(b *strings.Builder, r report.Run) {
 		return
 	}
 	const show = listedFailures
-	list, folded := bullets(fs, originTag(r))
+	list, folded := bullets(fs, originTag(r), func(f report.Failure) string {
+		return pastWords(r, f, shortCommit, EscapeInline)
+	})
+	if line := historyLine(r, EscapeInline); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	if len(fs) > 0 {
 		fmt.Fprintf(b, "**Failing tests (%d%s)**", len(fs)+r.Summary.FailuresOmitted, originCounts(r))
 		if note := foldedNote(folded, func(s string) string { return CodeSpan(short(s, 120), false) }); note != "" {
@@ -134,6 +144,9 @@ func bulletLine(f bullet) string {
 			tag = "**" + EscapeInline(short(f.Tag, 40)) + "**"
 		}
 		line += " " + tag
+	}
+	if f.Past != "" {
+		line += " — " + f.Past
 	}
 	if f.Message != "" {
 		line += " — " + EscapeInline(short(f.Message, 200))

@@ -153,11 +153,20 @@ func textRun(b *strings.Builder, p paint, r report.Run, dropped []report.Excerpt
 	}
 	groups := excerptGroups(byTest(r.Excerpts))
 	shown := map[int]bool{}
-	list, folded := bullets(r.Summary.Failures, originTag(r))
+	if line := historyLine(r, func(s string) string { return plain(s, 300) }); line != "" {
+		b.WriteString("  " + line + "\n")
+	}
+	list, folded := bullets(r.Summary.Failures, originTag(r), func(f report.Failure) string {
+		return pastWords(r, f, commitID, func(s string) string { return plain(s, 60) })
+	})
 	for _, f := range list {
 		line := "  " + p.style(red, "✗") + " " + p.style(bold, plain(f.Name, 120))
 		if f.Tag != "" {
-			line += " [" + plain(f.Tag, 40) + "]"
+			line += " [" + plain(f.Tag, 40)
+			if f.Past != "" {
+				line += " — " + f.Past
+			}
+			line += "]"
 		}
 		if f.Where != "" {
 			line += "  " + p.style(dim, plain(f.Where, 160))

@@ -68,7 +68,7 @@ func TestBulletsFoldParents(t *testing.T) {
 		{"another class's subtest", []report.Failure{f("TestA", ""), {Name: "TestA/b", Classname: "other"}}, "TestA TestA/b", ""},
 	}
 	for _, tt := range tests {
-		list, folded := bullets(tt.in, nil)
+		list, folded := bullets(tt.in, nil, nil)
 		var names []string
 		for _, b := range list {
 			names = append(names, b.Name)

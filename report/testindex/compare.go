@@ -14,7 +14,7 @@ const (
 	New         Origin = "new"          // it ran on the base and passed
 	PreExisting Origin = "pre_existing" // it failed on the base too
 	NewTest     Origin = "new_test"     // the base has no such test
-	Flaky       Origin = "flaky"        // it failed and passed within this run
+	Flaky       Origin = "flaky"        // it failed and passed within this run, or its history says it flips (report/history)
 	Unknown     Origin = "unknown"      // the baseline cannot tell
 )
 
@@ -39,6 +39,8 @@ type Comparison struct {
 	FixedNames []Key
 	// BaseTests is the base run's test count.
 	BaseTests int
+
+	uncounted map[Key]bool // parents of failing subtests: labelled, not counted
 }
 
 // Regressions counts the failing tests whose origin is new or new_test.
@@ -194,7 +196,30 @@ func (c *Comparison) label(e Entry, o Origin, parent bool) {
 	if _, seen := c.Origins[e.Key]; !seen && !parent {
 		c.Counts[o]++
 	}
+	if parent {
+		if c.uncounted == nil {
+			c.uncounted = map[Key]bool{}
+		}
+		c.uncounted[e.Key] = true
+	}
 	c.Origins[e.Key] = o
+}
+
+// Relabel gives the failing test k origin o instead of the one Compare
+// found (e.g. flaky, from the branch's history), and counts it there.
+func (c *Comparison) Relabel(k Key, o Origin) {
+	prev, ok := c.Origins[k]
+	if !ok || prev == o {
+		return
+	}
+	c.Origins[k] = o
+	if c.uncounted[k] {
+		return
+	}
+	if c.Counts[prev]--; c.Counts[prev] <= 0 {
+		delete(c.Counts, prev)
+	}
+	c.Counts[o]++
 }
 
 // failingParents are the failing tests with a failing subtest (Go's
