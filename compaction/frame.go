@@ -92,7 +92,6 @@ type pythonRun struct {
 
 var (
 	pthErrorRe = regexp.MustCompile(`^Error processing line \d+ of .*\.pth:$`)
-	frameRe    = regexp.MustCompile(`^  File "([^"]+)", line \d+`)
 	compileRe  = regexp.MustCompile(`^(SyntaxError|IndentationError|TabError): `)
 )
 
@@ -112,24 +111,34 @@ func (p *pythonRun) skip(line string) bool {
 
 func (p *pythonRun) feed(line string, lineNo int, off int64) {
 	switch {
-	case strings.HasPrefix(line, "Traceback (most recent call last):"):
+	case strings.HasPrefix(line, runners.PyTracebackStart):
 		// A chained exception prints the inner traceback first; the last
 		// one starts at the program's own frame.
 		p.inTrace, p.lastFail, p.script = true, lineNo, ""
 		p.failed.setOnce(lineNo, off, line, "failure_marker")
 	default:
-		m := frameRe.FindStringSubmatch(line)
+		file, ok := pyFrame(line)
 		switch {
-		case m != nil && p.inTrace && !strings.HasSuffix(m[1], "/runpy.py"):
+		case ok && p.inTrace && !strings.HasSuffix(file, "/runpy.py"):
 			// python -m runs through runpy's frames before the module's.
-			p.script, p.inTrace = m[1], false
-		case m != nil:
-			p.lastFrame = m[1]
+			p.script, p.inTrace = file, false
+		case ok:
+			p.lastFrame = file
 		case p.failed.reason == "" && p.lastFrame != "" && compileRe.MatchString(line):
 			p.failed.setOnce(lineNo, off, line, "failure_marker")
 			p.script, p.lastFail = p.lastFrame, lineNo
 		}
 	}
+}
+
+// pyFrame reads a traceback's frame line as Python prints it, two blanks
+// in (the grammar is runners'): the file it names.
+func pyFrame(line string) (string, bool) {
+	if !strings.HasPrefix(line, "  File \"") {
+		return "", false
+	}
+	file, _, ok := runners.PyFrame(line[2:])
+	return file, ok
 }
 
 // failedAfter reports a Python failure after line n.

@@ -3,6 +3,8 @@ package evidence
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/runledger/runledger/report/runners"
 )
 
 // pytestGrammar reads pytest's failure sections: a `____ test_name ____`
@@ -98,7 +100,7 @@ func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
 		}
 		return true
 	}
-	if sc.claimed || !hasPrefix(l.T, "Traceback (most recent call last):") {
+	if sc.claimed || !hasPrefix(l.T, runners.PyTracebackStart) {
 		return false
 	}
 	g.block, g.indent = sc.open("python", "traceback", "traceback", KindCrash), l.Indent

@@ -38,8 +38,6 @@ var (
 	rspecFrame = regexp.MustCompile(`^# (?:\./)?([^\s:]+\.rb):(\d+)(?::in |$)`)
 	// phpFrame: "/src/tests/CalcTest.php:14", as PHPUnit lists a stack.
 	phpFrame = regexp.MustCompile(`^(\S+\.php):(\d+)$`)
-	// pyFrame: `File "/src/test_geo.py", line 12, in test_area`.
-	pyFrame = regexp.MustCompile(`^File "([^"]+)", line (\d+), in `)
 	// jsFrame: V8's `at fn (test/sum.test.js:7:23)` or `at file:///src/t.js:7:23`.
 	jsFrame = regexp.MustCompile(`^at (?:.*\()?(?:file://)?([^\s()]+):(\d+):\d+\)?$`)
 )
@@ -67,7 +65,7 @@ func (f *frame) phpLine(t string) {
 // pyLine reads a Python traceback's frames: unittest and sympy's bin/test
 // start it at the test function's own frame, so the first one is kept.
 func (f *frame) pyLine(t string) {
-	if m := pyFrame.FindStringSubmatch(t); m != nil {
+	if m := pyFrame.FindStringSubmatch(t); m != nil && strings.HasSuffix(m[0], ", in ") { // not a SyntaxError's frame
 		f.offer(m[1], m[2], true)
 	}
 }

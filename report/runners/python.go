@@ -215,7 +215,7 @@ func (p *pytestParser) assertion(t string, indented bool) {
 	switch {
 	case strings.HasPrefix(t, "E ") && p.section != "":
 		p.note(strings.TrimSpace(t[1:]))
-	case t == "Traceback (most recent call last):" && p.section != "" && !indented:
+	case t == PyTracebackStart && p.section != "" && !indented:
 		p.tbLeft = seekLines
 	case strings.HasPrefix(t, "[XPASS(strict)]") && p.section != "":
 		p.note(strings.TrimSpace(t)) // a strict xfail that passed has nothing else to say

@@ -2,8 +2,42 @@ package runners
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
+
+// A Python traceback's grammar, read here for every reader of one: the
+// report's messages and places (pythonTraceback, pytest's --tb=native),
+// the excerpts' traceback blocks (report/evidence) and compaction's
+// script and failure (compaction/frame.go). Each keeps only what it does
+// with the lines.
+
+// PyTracebackStart is the line a traceback opens with, at the indent of
+// what printed it.
+const PyTracebackStart = "Traceback (most recent call last):"
+
+// pyFrame is a traceback's frame line, blanks trimmed:
+// `File "/src/test_geo.py", line 12, in test_area`; a SyntaxError's names
+// no function.
+var pyFrame = regexp.MustCompile(`^File "([^"]+)", line (\d+)(?:, in |\s*$)`)
+
+// PyFrame reads a traceback's frame line, blanks trimmed: the file and
+// line it names.
+func PyFrame(t string) (file string, line int, ok bool) {
+	m := pyFrame.FindStringSubmatch(t)
+	if m == nil {
+		return "", 0, false
+	}
+	n, _ := strconv.Atoi(m[2])
+	return m[1], n, true
+}
+
+// PyException reports a traceback's exception line, at column 0:
+// `AssertionError: 12.57 != 12.56`, `ValueError`, `mod.CustomFailure: x`.
+func PyException(t string) bool {
+	m := pyException.FindStringSubmatch(t)
+	return m != nil && isExceptionName(m[1])
+}
 
 // pythonTraceback reads a failure's message from the Python traceback
 // under its heading (unittest's, sympy's bin/test's): the last exception
@@ -35,7 +69,7 @@ func (p *pythonTraceback) line(text string) {
 		p.pyLine(s)
 		return
 	}
-	if m := pyException.FindStringSubmatch(text); m != nil && isExceptionName(m[1]) {
+	if PyException(text) {
 		p.exc = strings.TrimSpace(text)
 	}
 }
