@@ -462,7 +462,10 @@ func (p *gtestParser) endRun(ws string) {
 		r.fails.add(f)
 		r.failed++
 	}
-	if r.ok+r.skipped+r.failed == 0 {
+	if r.ok+r.skipped+r.failed == 0 || !r.banner {
+		// Without its banner and its total, the [ RUN ] and verdict lines
+		// are no gtest run: other programs print them by imitation (cmocka's
+		// "[  FAILED  ] test_b"), and a --gtest_brief run has its total.
 		p.resetRun()
 		return
 	}
