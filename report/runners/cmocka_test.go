@@ -1,40 +1,18 @@
 package runners
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/runledger/runledger/internal/golden"
 )
 
 // TestCmockaSamples reads the real cmocka runs in testdata/cmocka
 // (gen-samples.sh), checks that each verifies, and compares each summary
 // with its golden file.
-func TestCmockaSamples(t *testing.T) {
-	logs, err := filepath.Glob("testdata/cmocka/*.log")
-	if err != nil || len(logs) < 4 {
-		t.Fatalf("want the 4 samples gen-samples.sh writes, have %d: %v", len(logs), err)
-	}
-	for _, path := range logs {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			s := scanFile(t, path)
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(s); err != nil {
-				t.Fatal(err)
-			}
-			golden.Check(t, strings.TrimSuffix(path, ".log")+".golden.json", buf.Bytes())
-		})
-	}
-}
+func TestCmockaSamples(t *testing.T) { checkGoldens(t, "testdata/cmocka/*.log", 4) }
 
 // cmockaCalc is what testdata/cmocka/calc_test.c's run says: its counts,
 // and each failing test's place and message.
@@ -137,15 +115,7 @@ func TestCmockaNotGtest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := &gtestParser{}
-			var off int64
-			for i, text := range strings.SplitAfter(string(log), "\n") {
-				trim := strings.TrimSpace(text)
-				l := &line{num: int64(i + 1), start: off, end: off + int64(len(text)), text: strings.TrimRight(text, "\n"), trim: trim}
-				off = l.end
-				p.feed(l, "")
-			}
-			if atts := p.end(""); len(atts) != 0 {
+			if atts := feedAlone(&gtestParser{}, log); len(atts) != 0 {
 				t.Errorf("gtest's parser read %d runs from a cmocka log: %+v", len(atts), atts)
 			}
 			if s := scanFile(t, path); s.Source != "cmocka" {
