@@ -103,12 +103,15 @@ func (p *cmockaParser) following() bool {
 
 func (p *cmockaParser) feed(l *line, ws string) bool {
 	t := l.trim
+	r := &p.run
+	if !r.begun && !strings.HasPrefix(t, "[==========] ") {
+		return false // outside a run, only its banner counts
+	}
 	if m := cmockaBanner.FindStringSubmatch(t); m != nil {
 		p.endRun(ws)
 		p.run = cmockaRun{begun: true, from: l.start, group: m[1]}
 		return true
 	}
-	r := &p.run
 	if !r.begun {
 		return false
 	}
