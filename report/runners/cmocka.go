@@ -65,6 +65,8 @@ type cmockaRun struct {
 	ok, skip  int
 	fails     failSet
 	failed    int
+	errored   int // tests whose own setup or teardown failed: "[  ERROR   ] name"
+	groupErrs []Failure
 	passes    passList
 	unnamed   bool
 	tot       bool // the total's first line was read
@@ -125,6 +127,9 @@ func (p *cmockaParser) feed(l *line, ws string) bool {
 	}
 	mark, rest, ok := gtestMark(t)
 	if !ok {
+		if p.errorVerdict(l, t) {
+			return true
+		}
 		p.msgLine(t)
 		return false
 	}
@@ -149,6 +154,12 @@ func (p *cmockaParser) feed(l *line, ws string) bool {
 		r.cur, r.curSpan = "", nil
 		return true
 	case "  FAILED  ":
+		if r.cur == "" && (rest == "GROUP SETUP" || rest == "GROUP TEARDOWN") {
+			// The group's setup or teardown failed: no test ran for it, or
+			// they ran and passed; the run failed all the same.
+			r.groupErrs = append(r.groupErrs, Failure{Name: rest, Span: spanOf(l)})
+			return true
+		}
 		if rest != r.cur {
 			return false
 		}
@@ -156,6 +167,21 @@ func (p *cmockaParser) feed(l *line, ws string) bool {
 		return true
 	}
 	return false
+}
+
+// errorVerdict reads "[  ERROR   ] name", the verdict on a test whose own
+// setup or teardown failed ("Could not run test: Test setup failed" above
+// it): no FAILED verdict, and in the total neither passed nor failed.
+func (p *cmockaParser) errorVerdict(l *line, t string) bool {
+	r := &p.run
+	name, ok := strings.CutPrefix(t, "[  ERROR   ] ")
+	if !ok || r.cur == "" || name != r.cur {
+		return false
+	}
+	p.fail(Failure{Name: name, Span: spanOf(l)})
+	r.failed--
+	r.errored++
+	return true
 }
 
 // msgLine reads a line a running test printed: cmocka's "[  ERROR   ] ---"
@@ -282,17 +308,21 @@ func (p *cmockaParser) closeRun(ws string) {
 	if r.failedN != nil {
 		failed = *r.failedN
 	}
+	a.failures = append(a.failures, r.groupErrs...)
 	switch {
 	case r.passed == nil:
 		a.note = "cmocka's total has no [  PASSED  ] line under it: only the number of tests is known"
-	case *r.passed+r.skipped+failed != tests:
+	case *r.passed+r.skipped+failed+r.errored != tests:
 		a.note = "cmocka's total does not add up: only the number of tests is known"
 	case failed != r.failed || r.failedN != nil && r.listed != failed:
 		a.note = "cmocka's failed count is not the number of tests it failed by name: only the number of tests is known"
 	default:
-		a.passed, a.skipped, a.failed, a.errors = r.passed, intp(r.skipped), intp(failed), intp(0)
+		// Errors: the tests whose own setup or teardown failed (the total
+		// leaves them out of every count but the tests run) and a failed
+		// group setup or teardown.
+		a.passed, a.skipped, a.failed, a.errors = r.passed, intp(r.skipped), intp(failed), intp(r.errored+len(r.groupErrs))
 	}
-	a.named = !r.unnamed && r.ok+r.skip+r.failed == tests
+	a.named = !r.unnamed && r.ok+r.skip+r.failed+r.errored == tests
 	p.atts = append(p.atts, a)
 	p.run = cmockaRun{}
 }
@@ -309,10 +339,10 @@ func (p *cmockaParser) endRun(ws string) {
 	}
 	p.endTest("")
 	a := attempt{at: r.from, from: r.from, unit: p.unitOf(ws),
-		passed: intp(r.ok), skipped: intp(r.skip), failed: intp(r.failed), errors: intp(0),
+		passed: intp(r.ok), skipped: intp(r.skip), failed: intp(r.failed), errors: intp(r.errored + len(r.groupErrs)),
 		passes: r.passes, omitted: r.fails.omitted,
 		note: "a cmocka run ended without its total (a crash, an abort, a kill or a cut log): tests is unknown, the other counts are its verdicts'"}
-	a.failures = r.fails.take()
+	a.failures = append(r.fails.take(), r.groupErrs...)
 	p.atts = append(p.atts, a)
 	p.run = cmockaRun{}
 }

@@ -12,17 +12,18 @@ import (
 // TestCmockaSamples reads the real cmocka runs in testdata/cmocka
 // (gen-samples.sh), checks that each verifies, and compares each summary
 // with its golden file.
-func TestCmockaSamples(t *testing.T) { checkGoldens(t, "testdata/cmocka/*.log", 4) }
+func TestCmockaSamples(t *testing.T) { checkGoldens(t, "testdata/cmocka/*.log", 6) }
 
 // cmockaCalc is what testdata/cmocka/calc_test.c's run says: its counts,
 // and each failing test's place and message.
 var (
 	cmockaCalc         = want{"cmocka", 6, 1, 4, 1, 0, []string{"test_add_big", "test_string", "test_true", "test_fail_msg"}, nil, 1}
 	cmockaCalcMessages = map[string]string{
-		"test_add_big":  "calc_test.c:11: 0x67 != 0x66",
-		"test_string":   `calc_test.c:12: "hello" != "world"`,
-		"test_true":     "calc_test.c:13: add(0, 0) == 1",
-		"test_fail_msg": "calc_test.c:15: ERROR: unexpected state 7",
+		"test_add_big":     "calc_test.c:11: 0x67 != 0x66",
+		"test_string":      `calc_test.c:12: "hello" != "world"`,
+		"test_true":        "calc_test.c:13: add(0, 0) == 1",
+		"test_fail_msg":    "calc_test.c:15: ERROR: unexpected state 7",
+		"test_needs_setup": ":0: Could not run test: Test setup failed",
 	}
 )
 
@@ -40,6 +41,10 @@ func TestCmockaSummary(t *testing.T) {
 		{"pass", want{"cmocka", 2, 2, 0, 0, 0, nil, nil, 1}, ""},
 		{"crash-abort", want{"cmocka", -1, 1, 1, 0, 0, []string{"test_aborts"}, nil, 1}, "ended without its total"},
 		{"two-programs", want{"cmocka", 8, 3, 4, 1, 0, cmockaCalc.failures, nil, 2}, ""},
+		// A test whose setup failed is in the tests run and no other count
+		// of cmocka's: an error; a group whose setup failed ran nothing.
+		{"setup-error", want{"cmocka", 2, 1, 0, 0, 1, []string{"test_needs_setup"}, nil, 1}, ""},
+		{"group-setup", want{"cmocka", 0, 0, 0, 0, 1, []string{"GROUP SETUP"}, nil, 1}, ""},
 	}
 	for _, c := range tests {
 		t.Run(c.sample, func(t *testing.T) {
@@ -136,7 +141,7 @@ func TestCmockaReal(t *testing.T) {
 		t.Skip("gcc is not installed here")
 	}
 	dir := t.TempDir()
-	for _, name := range []string{"calc", "pass", "crash"} {
+	for _, name := range []string{"calc", "pass", "crash", "setup", "group"} {
 		src, err := os.ReadFile(filepath.Join("testdata", "cmocka", name+"_test.c"))
 		if err != nil {
 			t.Fatal(err)
@@ -155,6 +160,8 @@ func TestCmockaReal(t *testing.T) {
 		{"calc", cmockaCalc},
 		{"pass", want{"cmocka", 2, 2, 0, 0, 0, nil, nil, 1}},
 		{"crash", want{"cmocka", -1, 1, 1, 0, 0, []string{"test_aborts"}, nil, 1}},
+		{"setup", want{"cmocka", 2, 1, 0, 0, 1, []string{"test_needs_setup"}, nil, 1}},
+		{"group", want{"cmocka", 0, 0, 0, 0, 1, []string{"GROUP SETUP"}, nil, 1}},
 	}
 	for _, c := range cases {
 		t.Run(c.prog, func(t *testing.T) {

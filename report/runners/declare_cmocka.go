@@ -18,5 +18,6 @@ func init() {
 			{Re: regexp.MustCompile(`^\[  FAILED  \] \d+ test\(s\), listed below:$`), Run: true, Total: true, Verdict: Failed},
 			{Re: regexp.MustCompile(`^\[   LINE   \] --- .+:\d+: error: `), Run: true, Verdict: Failed},
 			{Re: regexp.MustCompile(`^\d+ FAILED TEST\(S\)$`), Run: true, Verdict: Failed},
+			{Re: regexp.MustCompile(`^\[  FAILED  \] GROUP (?:SETUP|TEARDOWN)$`), Run: true, Verdict: Failed},
 		}})
 }

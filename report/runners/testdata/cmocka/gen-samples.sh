@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$here"/*_test.c "$work/"
-for name in calc pass crash; do
+for name in calc pass crash setup group; do
 	(cd "$work" && gcc -o "$name" "${name}_test.c" -lcmocka)
 done
 cd "$here"
@@ -27,3 +27,9 @@ cp "$work/out.log" crash-abort.log
 # two-programs: two programs' runs in one log, as make check runs them.
 (cd "$work" && { ./pass; ./calc; } >"$work/out.log" 2>&1) || true
 cp "$work/out.log" two-programs.log
+# setup-error: a test's own setup fails ("[  ERROR   ] name").
+(cd "$work" && ./setup >"$work/out.log" 2>&1) || true
+cp "$work/out.log" setup-error.log
+# group-setup: the group's setup fails; no test runs.
+(cd "$work" && ./group >"$work/out.log" 2>&1) || true
+cp "$work/out.log" group-setup.log
