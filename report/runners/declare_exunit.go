@@ -12,7 +12,7 @@ import "regexp"
 // --trace names passing tests.
 func init() {
 	register(Declaration{Runner: "exunit", Parser: &Parser{New: func(v bool) parser { return &exunitParser{verifier: v} }, Order: 150,
-		Starts: []string{"test ", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, Want: exunitWants, WantEnds: ")s]"},
+		Starts: []string{"test ", "===> Performing EUnit", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, Want: exunitWants, WantEnds: ")s]"},
 		Lines: []LineRule{
 			{Re: regexp.MustCompile(`^Finished in [0-9.]+ seconds? \((?:[0-9.]+m?s on load, )?[0-9.]+m?s async, [0-9.]+m?s sync\)$`), Run: true, Verdict: Ran},
 			{Re: exunitTotal, Run: true, Total: true, Judge: judgeExUnit},

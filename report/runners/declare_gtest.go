@@ -17,16 +17,20 @@ import "regexp"
 // after the failed tests' own lines), so it says passed only as a
 // passing line, never as a total, and a run that crashed (no total at
 // all) is no pass.
+//
+// A test's name is Suite.Test: cmocka prints the same [ RUN ] and verdict
+// lines for tests named as C functions, with its own banner and total
+// (declare_cmocka.go), and those lines are not gtest's.
 func init() {
 	register(Declaration{Runner: "gtest", Parser: &Parser{New: func(v bool) parser { return &gtestParser{verifier: v} }, Order: 130,
 		Starts: []string{"["}, Ends: []string{": Failure"}},
 		Lines: []LineRule{
 			{Re: regexp.MustCompile(`^\[==========\] (?:Running )?\d+ tests? from \d+ test (?:suites?|cases?)(?:\.| ran\.)`), Run: true, Verdict: Ran},
-			{Re: regexp.MustCompile(`^\[ RUN      \] \S+$`), Run: true, Verdict: Ran},
-			{Re: regexp.MustCompile(`^\[       OK \] \S+(?: \(\d+ ms\))?$`), Run: true, Verdict: Ran},
+			{Re: regexp.MustCompile(`^\[ RUN      \] [^\s.]+\.\S+$`), Run: true, Verdict: Ran},
+			{Re: regexp.MustCompile(`^\[       OK \] [^\s.]+\.\S+(?: \(\d+ ms\))?$`), Run: true, Verdict: Ran},
 			{Re: regexp.MustCompile(`^\[  PASSED  \] \d+ tests?\.$`), Run: true, Verdict: Passed},
 			{Re: regexp.MustCompile(`^\[  FAILED  \] \d+ tests?, listed below:$`), Run: true, Total: true, Verdict: Failed},
-			{Re: regexp.MustCompile(`^\[  FAILED  \] \S+`), Run: true, Verdict: Failed},
+			{Re: regexp.MustCompile(`^\[  FAILED  \] (?:[^\s.]+\.\S|\S+: SetUpTestSuite or TearDownTestSuite$)`), Run: true, Verdict: Failed},
 			{Re: regexp.MustCompile(`^\d+ FAILED TESTS?$`), Run: true, Verdict: Failed},
 		}, Targets: []*regexp.Regexp{regexp.MustCompile(`^\[----------\] \d+ tests? from ([^\s,]+)(?:, where .*)?$`)}})
 }

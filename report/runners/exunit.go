@@ -51,6 +51,11 @@ type exunitParser struct {
 	module  string
 	traced  []tracedTest
 	invalid map[string]bool // modules whose setup_all failed
+	// eunit: since the last total, a line only rebar3's EUnit run prints
+	// ("===> Performing EUnit tests...", a failure headed "1)
+	// calc_tests:add_test/0"): its "Finished in" and "5 tests, 2
+	// failures" are EUnit's, not ExUnit's.
+	eunit bool
 }
 
 type tracedTest struct {
@@ -71,11 +76,17 @@ var (
 	// exunitTraced: --trace's line for a test that ran, or was excluded
 	// or skipped: "* test adds (0.02ms) [L#12]".
 	exunitTraced = regexp.MustCompile(`^\* (.+) \(([0-9.]+ms|excluded|skipped|invalid)\) \[L#\d+\]$`)
+	// eunitHeading: rebar3's EUnit failure heading, "1) calc_tests:add_test/0":
+	// an Erlang function, where ExUnit's names a test and its module.
+	eunitHeading = regexp.MustCompile(`^\d+\) [a-z][\w@]*:[^\s()]+/\d+$`)
 	exunitModule = regexp.MustCompile(`^([A-Z][\w.]*) \[\S+\.exs\]$`)
 	// exunitFrame: a stacktrace's frame, "test/math_test.exs:13: (test)",
 	// "(math 0.1.0) lib/math.ex:9: Math.div/2".
 	exunitFrame = regexp.MustCompile(`^(?:\(([a-z_][a-z0-9_]*) [^)]*\) )?(\S+?\.(?:exs?|erl)):(\d+): (.*)$`)
 )
+
+// rebar3EUnitBanner is the line rebar3 prints before EUnit's tests.
+const rebar3EUnitBanner = "===> Performing EUnit tests..."
 
 func (p *exunitParser) name() string { return "exunit" }
 
@@ -98,6 +109,11 @@ func (p *exunitParser) feed(l *line, ws string) bool {
 	if p.finished {
 		p.finished = false
 		if m := exunitTotal.FindStringSubmatch(t); m != nil {
+			if p.eunit {
+				p.eunit, p.msgLeft = false, 0
+				p.fails.take()
+				return false
+			}
 			p.total(ws, l, m)
 			return true
 		}
@@ -125,6 +141,10 @@ func (p *exunitParser) feed(l *line, ws string) bool {
 			return true
 		}
 	case '=':
+		if t == rebar3EUnitBanner {
+			p.eunit = true
+			return false
+		}
 		if m := exunitApp.FindStringSubmatch(t); m != nil {
 			p.app = m[1]
 			return true
@@ -139,6 +159,10 @@ func (p *exunitParser) feed(l *line, ws string) bool {
 		if m := exunitHeading.FindStringSubmatch(t); m != nil {
 			p.pending, p.headAt, p.msgLeft = m, spanOf(l), 0
 			return true
+		}
+		if eunitHeading.MatchString(t) {
+			p.eunit = true
+			return false
 		}
 		if m := exunitAll.FindStringSubmatch(t); m != nil {
 			if p.invalid == nil {

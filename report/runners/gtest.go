@@ -429,6 +429,9 @@ func (p *gtestParser) closeTotal(ws string) {
 		a.note = "gtest's total has no [  PASSED  ] line under it: only the number of tests is known"
 	case failed < 0 || tt.failedListed != nil && *tt.failedListed != failed:
 		a.note = "gtest's total does not add up: only the number of tests is known"
+	case r.nRun > 0 && r.cur == "" && r.ok+r.skipped+r.failed == tt.tests && r.failed != failed:
+		// Every test it ran got a verdict, and they say another number.
+		a.note = "gtest's failed count is not the number of tests it failed by name: only the number of tests is known"
 	default:
 		if tt.failedListed != nil && failed == 0 && len(tt.suiteFailures) == 0 {
 			// gtest lists failed tests only when the run failed: none
@@ -462,7 +465,10 @@ func (p *gtestParser) endRun(ws string) {
 		r.fails.add(f)
 		r.failed++
 	}
-	if r.ok+r.skipped+r.failed == 0 {
+	if r.ok+r.skipped+r.failed == 0 || !r.banner {
+		// Without its banner and its total, the [ RUN ] and verdict lines
+		// are no gtest run: other programs print them by imitation (cmocka's
+		// "[  FAILED  ] test_b"), and a --gtest_brief run has its total.
 		p.resetRun()
 		return
 	}

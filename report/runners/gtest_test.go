@@ -291,3 +291,34 @@ func TestGtestMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestGtestCountsAgree: a total whose failed count is not the number of
+// tests that failed by their verdicts is no verified count, and a run with
+// neither gtest's banner nor its total is no gtest run at all.
+func TestGtestCountsAgree(t *testing.T) {
+	const (
+		banner = "[==========] Running 2 tests from 1 test suite.\n"
+		tests  = "[ RUN      ] S.A\n[       OK ] S.A (0 ms)\n[ RUN      ] S.B\n[  FAILED  ] S.B (0 ms)\n"
+		ran    = "[==========] 2 tests from 1 test suite ran. (0 ms total)\n"
+	)
+	for _, c := range []struct {
+		name string
+		log  string
+		want want
+		note string
+	}{
+		{"agree", banner + tests + ran + "[  PASSED  ] 1 test.\n[  FAILED  ] 1 test, listed below:\n[  FAILED  ] S.B\n",
+			want{"gtest", 2, 1, 1, 0, 0, []string{"S.B"}, nil, 1}, ""},
+		{"two passed by the total, one by the verdicts", banner + tests + ran + "[  PASSED  ] 2 tests.\n",
+			want{"gtest", 2, -1, -1, -1, -1, []string{"S.B"}, nil, 1}, "not the number of tests it failed by name"},
+		{"verdicts alone", tests, want{SourceNone, -1, -1, -1, -1, -1, nil, nil, 0}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := scanBytes(t, []byte(c.log))
+			check(t, s, c.want, []byte(c.log))
+			if !strings.Contains(s.Note, c.note) {
+				t.Errorf("note = %q, want one saying %q", s.Note, c.note)
+			}
+		})
+	}
+}
