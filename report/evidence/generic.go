@@ -18,10 +18,18 @@ type genericGrammar struct {
 }
 
 var (
+	// perlDied is Perl's own ending of a die or croak message: `… at
+	// t/config.t line 7.` (`, <$fh> line 3.` when a file was being read).
+	perlDied        = regexp.MustCompile(` at (\S+\.(?:t|pm|pl)) line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$`)
 	genericExpected = regexp.MustCompile(`(?i)\bexpected\b.*\b(got|but (was|got)|actual|received|found)\b`)
 )
 
 func (g *genericGrammar) line(l *Line, sc *scanner) {
+	if n := len(l.T); n > 10 && l.T[n-1] == '.' && l.Indent == 0 && l.T[0] != '#' {
+		if m := perlDied.FindSubmatch(l.T); m != nil {
+			sc.died, sc.diedIn = Line{Start: l.Start, End: l.End, No: l.No}, string(clip(m[1], 300))
+		}
+	}
 	context := true
 	if g.block != nil {
 		switch {

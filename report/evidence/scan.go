@@ -55,6 +55,11 @@ type scanner struct {
 	spare    Block // where blocks past maxBlocks go, uncounted
 	nGeneric int
 	claimed  bool // a grammar earlier in the list took the current line
+	// died is the latest unclaimed line that ends as Perl's die message
+	// does, and diedIn the file it names: tap's `# Looks like your test
+	// exited` right under it quotes it.
+	died   Line
+	diedIn string
 	// recent is a ring of the latest lines (spans only; at is the newest),
 	// both the lines before the current one and the tail: one store a
 	// line instead of two. nPrev and nTail count those of this piece.
@@ -226,7 +231,7 @@ func (sc *scanner) tail() []Span {
 }
 
 func (sc *scanner) resetSegment() {
-	sc.nTail, sc.nPrev = 0, 0
+	sc.nTail, sc.nPrev, sc.died.No = 0, 0, 0
 }
 
 func (sc *scanner) endSegment() {
