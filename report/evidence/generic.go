@@ -48,21 +48,54 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	if passMark(l.T) {
 		return
 	}
+	if expectedMark(l.T) {
+		sc.expected(l)
+		return
+	}
 	at := locationEnd(l.T)
 	if at > 0 && hasPrefix(l.T[at:], "runtime error: ") { // UBSan
 		b := sc.open("sanitizer", string(clip(l.T, 200)), "sanitizer", KindCrash)
 		b.add(l)
 		return
 	}
-	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !genericMatch(l.T, at) {
+	failure := len(l.T) >= 4 && failureLine(l.T)
+	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !failure && !genericMatch(l.T, at) {
 		return
 	}
 	sc.nGeneric++
 	g.block = sc.open("generic", string(clip(l.T, 200)), "error", KindError)
+	g.block.failure = failure
 	if context {
 		sc.before(g.block, 2, func(p *Line) bool { return true })
 	}
 	g.block.add(l)
+}
+
+// failureLine reports a line that says a test failed in a framework no
+// grammar knows, by its shape: tcltest's `==== name description FAILED`
+// (and the `==== name FAILED` that closes its block), CUnit's `Test: name
+// ...FAILED`, a bracketed verdict tag (`[  FAIL  ]`, yath's, or `[FAILED]`)
+// that no runner's grammar took, a `✗ name` mark.
+func failureLine(t []byte) bool {
+	switch t[0] {
+	case '=':
+		return hasPrefix(t, "==== ") && bytes.HasSuffix(t, []byte(" FAILED"))
+	case '[':
+		return failTag.Match(t)
+	case 0xE2:
+		return hasPrefix(t, "✗ ") || hasPrefix(t, "✘ ")
+	}
+	return bytes.HasSuffix(t, []byte("...FAILED"))
+}
+
+// failTag is a line's leading verdict tag that says it failed.
+var failTag = regexp.MustCompile(`^\[ *(FAIL|FAILED|NOT OK) *\] `)
+
+// expectedMark reports a line that says a failure was expected: `XFAIL`,
+// `xfail`, "expected to fail", "expected failure".
+func expectedMark(t []byte) bool {
+	return bytes.Contains(t, []byte("XFAIL")) || bytes.Contains(t, []byte("xfail")) ||
+		bytes.Contains(t, []byte("xpected to fail")) || bytes.Contains(t, []byte("xpected failure"))
 }
 
 // genericMatch reports a line that reads as an error; at is where a
