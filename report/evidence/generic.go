@@ -15,6 +15,7 @@ import (
 // that mention them are left alone.
 type genericGrammar struct {
 	oneBlock
+	closing []byte // the line that closes the failure block open (tcltest's)
 }
 
 var (
@@ -31,6 +32,17 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 		}
 	}
 	context := true
+	if g.block != nil && g.block.failure {
+		take, last := g.failureGoesOn(l)
+		if take {
+			g.block.add(l)
+			if last {
+				g.block = nil
+			}
+			return
+		}
+		g.block = nil
+	}
 	if g.block != nil {
 		switch {
 		case l.blank() || g.block.Lines >= 10:
@@ -64,12 +76,48 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	}
 	sc.nGeneric++
 	g.block = sc.open("generic", string(clip(l.T, 200)), "error", KindError)
-	g.block.failure = failure
-	if context {
+	g.block.failure, g.closing = failure, nil
+	if failure {
+		// Its reason is under it (an assertion, what the result was and
+		// should have been), not in the lines before (other tests'
+		// progress): no context.
+		if hasPrefix(l.T, "==== ") {
+			name, _, _ := bytes.Cut(l.T[len("==== "):], []byte(" "))
+			g.closing = append(append(append(g.closing, "==== "...), name...), " FAILED"...)
+		}
+	} else if context {
 		sc.before(g.block, 2, func(p *Line) bool { return true })
 	}
 	g.block.add(l)
 }
+
+// maxFailureLines bounds a failure block found by its shape.
+const maxFailureLines = 60
+
+// failureGoesOn reports l as part of the failure block open: tcltest's
+// block up to its closing `==== name FAILED` (blank lines within); else
+// the lines up to a blank one or a passing test's progress line
+// (`...passed`, `[  PASS  ]`, `ok 3`, `++++ name PASSED`). last reports
+// the line that closes it.
+func (g *genericGrammar) failureGoesOn(l *Line) (take, last bool) {
+	if g.block.Lines >= maxFailureLines {
+		return false, false
+	}
+	if g.closing != nil {
+		return true, string(l.T) == string(g.closing)
+	}
+	return !l.blank() && !passLine(l.T) && !failureLine(l.T), false
+}
+
+// passLine reports a passing test's progress line in the frameworks
+// failureLine reads: CUnit's `...passed`, a `[  PASS  ]`/`[  OK  ]` tag,
+// TAP's `ok N`, tcltest's `++++ name PASSED`, a `✓` mark.
+func passLine(t []byte) bool {
+	return bytes.HasSuffix(t, []byte("...passed")) || passTag.Match(t) || hasPrefix(t, "ok ") ||
+		hasPrefix(t, "++++ ") && bytes.HasSuffix(t, []byte(" PASSED")) || passMark(t)
+}
+
+var passTag = regexp.MustCompile(`^[\[(] *(PASS|PASSED|OK) *[\])] `)
 
 // failureLine reports a line that says a test failed in a framework no
 // grammar knows, by its shape: tcltest's `==== name description FAILED`
