@@ -35,6 +35,8 @@ func TestGenericRecall(t *testing.T) {
 				// combined log when perl flushes it: the end, here.
 				t.Logf("the log's first and last 8 KiB hold every root-cause line too")
 			}
+			t.Logf("excerpts: %d of %d lines in %d bytes; comment: %d of %d in %d bytes; first and last 8 KiB: %d of %d in %d bytes",
+				def.found, def.of, def.bytes, md.found, md.of, md.bytes, ht.found, ht.of, ht.bytes)
 			if def.bytes >= ht.bytes {
 				t.Errorf("the excerpts quote %d bytes, the first and last 8 KiB %d", def.bytes, ht.bytes)
 			}

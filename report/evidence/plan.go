@@ -39,6 +39,7 @@ const (
 	genericShare = 1 << 10
 	tailBytes    = 2 << 10
 	tailCount    = 20
+	maxExpected  = 3 // expected failures quoted
 )
 
 // Piece is one contiguous range to quote.
@@ -100,8 +101,9 @@ func Plan(in []Input, b Budget) ([]Piece, error) {
 		// progress on stdout, its traceback on stderr)
 		p.tails(min(tailBytes, p.budget/int64(max(len(in), 1))), c)
 	}
-	// what was meant to fail, last
-	if err := p.generic(expected, false); err != nil {
+	// What was meant to fail, last, and only a few: that they were seen,
+	// not thirty tracebacks of a BDD suite's @xfail scenarios.
+	if err := p.generic(expected[:min(len(expected), maxExpected)], false); err != nil {
 		return nil, err
 	}
 	return p.out, nil
