@@ -90,19 +90,29 @@ func (g *pytestGrammar) line(l *Line, sc *scanner) bool {
 type tracebackGrammar struct {
 	oneBlock
 	indent int
-	record Line // the latest log record line at ERROR or above (No 0: none)
+	// record is the latest line it was shown that starts as a log record
+	// may (No 0: none), and text its first bytes.
+	record Line
+	text   []byte
 }
 
-// The first bytes of a log record line: its level, a bracket around it,
-// or a time stamp's digits.
-func (g *tracebackGrammar) starts() string { return "TECF[" + digits }
+// maxRecordPrefix is what of a record line errorRecord reads: its time,
+// logger and level come first.
+const maxRecordPrefix = 160
+
+// The first bytes of a log record line: its level or a time stamp's
+// digits (a bracketed level, `[ERROR]`, is not looked for: most lines
+// of many logs start with a bracket).
+func (g *tracebackGrammar) starts() string { return "TECF" + digits }
 
 func (g *tracebackGrammar) reset() { g.block, g.record.No = nil, 0 }
 
 func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
 	if g.block == nil && !hasPrefix(l.T, "T") {
-		if l.Indent == 0 && errorRecord(l.T) {
+		if l.Indent == 0 {
+			// Kept, not judged: only the line above a traceback is.
 			g.record.Start, g.record.End, g.record.No = l.Start, l.End, l.No
+			g.text = append(g.text[:0], l.T[:min(len(l.T), maxRecordPrefix)]...)
 		}
 		return false // the record line stays the other grammars'
 	}
@@ -118,7 +128,7 @@ func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
 		return false
 	}
 	g.block, g.indent = sc.open("python", "traceback", "traceback", KindCrash), l.Indent
-	if g.record.No > 0 && g.record.No == l.No-1 && g.record.End == l.Start && l.Indent == 0 {
+	if g.record.No > 0 && g.record.No == l.No-1 && g.record.End == l.Start && l.Indent == 0 && errorRecord(g.text) {
 		g.block.add(&g.record)
 	}
 	g.record.No = 0

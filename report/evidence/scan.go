@@ -106,20 +106,21 @@ const recentLines = 64
 // prevLines is how many of the lines before the current one before sees.
 const prevLines = 3
 
-// expected marks the latest block as an expected failure when it is a
-// traceback or generic error that ended at most two lines above l, a line
-// that says the failure was meant (`XFAIL: …`, "expected to fail"): a BDD
-// runner's expected failures inside passing scenarios. A runner's own
-// test block is its grammar's to judge.
-func (sc *scanner) expected(l *Line) {
+// justEnded returns the latest block when it is a traceback or generic
+// error that ended at most two lines above l: a line under it that says
+// the failure was meant (`XFAIL: …`, "expected to fail") makes it an
+// expected failure, as a BDD runner prints inside passing scenarios. A
+// runner's own test block is its grammar's to judge.
+func (sc *scanner) justEnded(l *Line) *Block {
 	if len(sc.blocks) == 0 {
-		return
+		return nil
 	}
 	b := sc.blocks[len(sc.blocks)-1]
 	if n := len(b.Spans); n > 0 && (b.Kind == KindCrash && b.Runner == "python" || b.Kind == KindError) &&
 		b.Spans[n-1].Last >= l.No-3 {
-		b.Kind = KindExpected
+		return b
 	}
+	return nil
 }
 
 // back returns the k-th line before the current one (0: the one just before).
