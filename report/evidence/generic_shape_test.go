@@ -1,7 +1,6 @@
 package evidence
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -11,13 +10,7 @@ import (
 // progress, tables and the log's ends; lines other programs print that
 // look alike open none; an expected failure is quoted after the real one.
 func TestFailureShapes(t *testing.T) {
-	progress := func(n int, format string) string {
-		var b strings.Builder
-		for i := range n {
-			fmt.Fprintf(&b, format, i)
-		}
-		return b.String()
-	}
+	progress := repeatf
 	tests := []struct {
 		name, log string
 		want      []string // quoted, in this order among the pieces
