@@ -75,7 +75,11 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 		return
 	}
 	sc.nGeneric++
-	g.block = sc.open("generic", string(clip(l.T, 200)), "error", KindError)
+	kind := KindError
+	if expectedMark(l.T) { // `FAIL: x (expected to fail)`, `[ FAIL ] y # xfail`
+		kind = KindExpected
+	}
+	g.block = sc.open("generic", string(clip(l.T, 200)), "error", kind)
 	g.block.failure, g.closing = failure, nil
 	if failure {
 		// Its reason is under it (an assertion, what the result was and

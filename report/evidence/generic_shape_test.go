@@ -48,6 +48,12 @@ func TestFailureShapes(t *testing.T) {
 			want: []string{"Assertion Failed: total 36.00, expected 14.40", "NotImplementedError: C00"},
 		},
 		{
+			name: "a failure line that says it was expected is quoted after the real one",
+			log: repeatf(300, "  ✓ case %d\n") + "FAIL: parses dates (expected to fail)\n  got 1970-01-01\n\n" + repeatf(10, "info %d\n") +
+				"FAIL: parses times\n  expected 12:00, got 00:00\n\n" + repeatf(300, "  ✓ later %d\n"),
+			want: []string{"FAIL: parses times\n  expected 12:00, got 00:00\n", "FAIL: parses dates (expected to fail)"},
+		},
+		{
 			name: "look-alikes open nothing: cargo's `... FAILED`, prose, a PASS tag",
 			log: progress(300, "test t%d ... ok\n") + "the report said FAILED\nsummary: 3 ... FAILED\n[  PASS  ]  job  1  + FAILED is a word\n  ==== not a tcltest heading\n" +
 				progress(300, "test u%d ... ok\n"),
