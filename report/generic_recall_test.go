@@ -25,6 +25,18 @@ func TestGenericRecall(t *testing.T) {
 					}
 				}
 			}
+			// An expected failure is quoted after every other excerpt and
+			// says so in its role.
+			for _, r := range env.Runs {
+				seen := false
+				for _, x := range r.Excerpts {
+					if x.Role == "expected" {
+						seen = true
+					} else if seen {
+						t.Errorf("%s excerpt %q (%s) comes after an expected failure", x.Role, x.Test, x.Reason)
+					}
+				}
+			}
 			md, body := markdownRecall(t, c, env)
 			if !md.all() {
 				t.Errorf("the comment at %d bytes misses %q:\n%s", commentBudget, md.missing, body)

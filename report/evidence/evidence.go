@@ -56,7 +56,7 @@ type Span struct {
 type Block struct {
 	Runner string // the grammar that found it: "go", "pytest", …, "generic"
 	Test   string // the failing test, unit or error it explains
-	Role   string // "test", "panic", "race", "build", "traceback", "sanitizer", "error", "verdict", …
+	Role   string // "test", "panic", "race", "build", "traceback", "sanitizer", "error", "verdict", "expected", …
 	Kind   Kind
 	Spans  []Span // in file order, adjacent lines merged
 	Lines  int64  // lines in Spans (as added, before any bound)

@@ -61,7 +61,7 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 		return
 	}
 	if b := sc.justEnded(l); b != nil && expectedMark(l.T) {
-		b.Kind = KindExpected
+		b.Kind, b.Role = KindExpected, "expected"
 		return
 	}
 	at := locationEnd(l.T)
@@ -75,11 +75,11 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 		return
 	}
 	sc.nGeneric++
-	kind := KindError
+	kind, role := KindError, "error"
 	if expectedMark(l.T) { // `FAIL: x (expected to fail)`, `[ FAIL ] y # xfail`
-		kind = KindExpected
+		kind, role = KindExpected, "expected"
 	}
-	g.block = sc.open("generic", string(clip(l.T, 200)), "error", kind)
+	g.block = sc.open("generic", string(clip(l.T, 200)), role, kind)
 	g.block.failure, g.closing = failure, nil
 	if failure {
 		// Its reason is under it (an assertion, what the result was and
