@@ -32,14 +32,18 @@ type corpusCase struct {
 	Why           string   `json:"why"`
 }
 
-func loadCorpus(t *testing.T) []corpusCase {
+func loadCorpus(t *testing.T) []corpusCase { return loadCases(t, "testdata/corpus") }
+
+// loadCases reads the cases under dir (one directory each with its
+// want.json and store).
+func loadCases(t *testing.T, dir string) []corpusCase {
 	t.Helper()
-	paths, err := filepath.Glob("testdata/corpus/*/want.json")
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "want.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(paths) == 0 {
-		t.Fatal("no corpus cases under testdata/corpus")
+		t.Fatalf("no corpus cases under %s", dir)
 	}
 	var cases []corpusCase
 	for _, p := range paths {

@@ -37,6 +37,9 @@ const (
 	// KindVerdict is a bare verdict or summary line (`--- FAIL: X`,
 	// `FAILED a.py::t`): quoted only when nothing explains it better.
 	KindVerdict
+	// KindExpected is an expected failure (a traceback or error an
+	// `XFAIL`/"expected to fail" line says was meant): quoted last.
+	KindExpected
 )
 
 // Span is a byte range [Start, End) of the stored file holding whole lines
@@ -53,13 +56,17 @@ type Span struct {
 type Block struct {
 	Runner string // the grammar that found it: "go", "pytest", …, "generic"
 	Test   string // the failing test, unit or error it explains
-	Role   string // "test", "panic", "race", "build", "traceback", "sanitizer", "error", "verdict", …
+	Role   string // "test", "panic", "race", "build", "traceback", "sanitizer", "error", "verdict", "expected", …
 	Kind   Kind
 	Spans  []Span // in file order, adjacent lines merged
 	Lines  int64  // lines in Spans (as added, before any bound)
 	// heading marks a block whose first line is a verdict line; a block
 	// of that line alone is a bare verdict.
 	heading bool
+	// failure marks a generic block opened on a line that says a test
+	// failed (`==== name FAILED`, `Test: x ...FAILED`, `[  FAIL  ]`),
+	// not on any error word: the first of the generic blocks quoted.
+	failure bool
 }
 
 // maxSpans bounds a block's spans (a parallel test's output comes in many

@@ -15,14 +15,34 @@ import (
 // that mention them are left alone.
 type genericGrammar struct {
 	oneBlock
+	closing []byte // the line that closes the failure block open (tcltest's)
 }
 
 var (
+	// perlDied is Perl's own ending of a die or croak message: `… at
+	// t/config.t line 7.` (`, <$fh> line 3.` when a file was being read).
+	perlDied        = regexp.MustCompile(` at (\S+\.(?:t|pm|pl)) line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$`)
 	genericExpected = regexp.MustCompile(`(?i)\bexpected\b.*\b(got|but (was|got)|actual|received|found)\b`)
 )
 
 func (g *genericGrammar) line(l *Line, sc *scanner) {
+	if n := len(l.T); n > 10 && l.T[n-1] == '.' && l.Indent == 0 && l.T[0] != '#' && endsWithLineNo(l.T[:n-1]) {
+		if m := perlDied.FindSubmatch(l.T); m != nil {
+			sc.died, sc.diedIn = Line{Start: l.Start, End: l.End, No: l.No}, string(clip(m[1], 300))
+		}
+	}
 	context := true
+	if g.block != nil && g.block.failure {
+		take, last := g.failureGoesOn(l)
+		if take {
+			g.block.add(l)
+			if last {
+				g.block = nil
+			}
+			return
+		}
+		g.block = nil
+	}
 	if g.block != nil {
 		switch {
 		case l.blank() || g.block.Lines >= 10:
@@ -40,21 +60,140 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	if passMark(l.T) {
 		return
 	}
+	if b := sc.justEnded(l); b != nil && expectedMark(l.T) {
+		b.Kind, b.Role = KindExpected, "expected"
+		return
+	}
 	at := locationEnd(l.T)
 	if at > 0 && hasPrefix(l.T[at:], "runtime error: ") { // UBSan
 		b := sc.open("sanitizer", string(clip(l.T, 200)), "sanitizer", KindCrash)
 		b.add(l)
 		return
 	}
-	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !genericMatch(l.T, at) {
+	failure := len(l.T) >= 4 && failureLine(l.T)
+	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !failure && !genericMatch(l.T, at) {
 		return
 	}
 	sc.nGeneric++
-	g.block = sc.open("generic", string(clip(l.T, 200)), "error", KindError)
-	if context {
+	kind, role := KindError, "error"
+	if expectedMark(l.T) { // `FAIL: x (expected to fail)`, `[ FAIL ] y # xfail`
+		kind, role = KindExpected, "expected"
+	}
+	g.block = sc.open("generic", string(clip(l.T, 200)), role, kind)
+	g.block.failure, g.closing = failure, nil
+	if failure {
+		// Its reason is under it (an assertion, what the result was and
+		// should have been), not in the lines before (other tests'
+		// progress): no context.
+		if hasPrefix(l.T, "==== ") {
+			name, _, _ := bytes.Cut(l.T[len("==== "):], []byte(" "))
+			g.closing = append(append(append(g.closing, "==== "...), name...), " FAILED"...)
+		}
+	} else if context {
 		sc.before(g.block, 2, func(p *Line) bool { return true })
 	}
 	g.block.add(l)
+}
+
+// maxFailureLines bounds a failure block found by its shape.
+const maxFailureLines = 60
+
+// failureGoesOn reports l as part of the failure block open: tcltest's
+// block up to its closing `==== name FAILED` (blank lines within); else
+// the lines up to a blank one or a passing test's progress line
+// (`...passed`, `[  PASS  ]`, `ok 3`, `++++ name PASSED`). last reports
+// the line that closes it.
+func (g *genericGrammar) failureGoesOn(l *Line) (take, last bool) {
+	if g.block.Lines >= maxFailureLines {
+		return false, false
+	}
+	if g.closing != nil {
+		return true, string(l.T) == string(g.closing)
+	}
+	return !l.blank() && !passLine(l.T) && !failureLine(l.T), false
+}
+
+// passLine reports a passing test's progress line in the frameworks
+// failureLine reads: CUnit's `...passed`, a `[  PASS  ]`/`[  OK  ]` tag,
+// TAP's `ok N`, tcltest's `++++ name PASSED`, a `✓` mark.
+func passLine(t []byte) bool {
+	return bytes.HasSuffix(t, []byte("...passed")) || passTag(t) || hasPrefix(t, "ok ") ||
+		hasPrefix(t, "++++ ") && bytes.HasSuffix(t, []byte(" PASSED")) || passMark(t)
+}
+
+// failureLine reports a line that says a test failed in a framework no
+// grammar knows, by its shape: tcltest's `==== name description FAILED`
+// (and the `==== name FAILED` that closes its block), CUnit's `Test: name
+// ...FAILED`, a bracketed verdict tag (`[  FAIL  ]`, yath's, or `[FAILED]`)
+// that no runner's grammar took, a `✗ name` mark.
+func failureLine(t []byte) bool {
+	switch t[0] {
+	case '=':
+		return hasPrefix(t, "==== ") && bytes.HasSuffix(t, []byte(" FAILED"))
+	case '[':
+		return failTag(t)
+	case 0xE2:
+		return hasPrefix(t, "✗ ") || hasPrefix(t, "✘ ")
+	}
+	return bytes.HasSuffix(t, []byte("...FAILED"))
+}
+
+// endsWithLineNo reports t ending with ` line N` (Perl's die message
+// without its period): a check before perlDied's regexp, as most lines of
+// prose end with a period.
+func endsWithLineNo(t []byte) bool {
+	i := len(t)
+	for i > 0 && t[i-1] >= '0' && t[i-1] <= '9' {
+		i--
+	}
+	return i < len(t) && bytes.HasSuffix(t[:i], []byte(" line "))
+}
+
+// tagWord returns the word inside a leading bracketed tag (`[  FAIL  ] `,
+// `(  DIAG  ) `: open and close are the brackets), or nil.
+func tagWord(t []byte, open, close byte) []byte {
+	if len(t) < 4 || t[0] != open || t[1] != ' ' && (t[1] < 'A' || t[1] > 'Z') {
+		return nil // not a tag in capitals (`[widget-suite]`, `[12:00:01]`)
+	}
+	end := bytes.IndexByte(t[:min(len(t), 24)], close)
+	if end < 0 || end+1 >= len(t) || t[end+1] != ' ' {
+		return nil
+	}
+	return bytes.Trim(t[1:end], " ")
+}
+
+// failTag reports a line's leading verdict tag that says it failed:
+// `[  FAIL  ] `, `[FAILED] `, `[ NOT OK ] `.
+func failTag(t []byte) bool {
+	switch string(tagWord(t, '[', ']')) {
+	case "FAIL", "FAILED", "NOT OK":
+		return true
+	}
+	return false
+}
+
+// passTag reports a line's leading tag that says a test passed:
+// `[  PASS  ] `, `[ OK ] `, `( PASSED ) `.
+func passTag(t []byte) bool {
+	w := tagWord(t, '[', ']')
+	if w == nil {
+		w = tagWord(t, '(', ')')
+	}
+	switch string(w) {
+	case "PASS", "PASSED", "OK":
+		return true
+	}
+	return false
+}
+
+// expectedMark reports a line that says a failure was expected: `XFAIL`,
+// `xfail`, "expected to fail", "expected failure".
+func expectedMark(t []byte) bool {
+	if bytes.IndexByte(t, 'x') < 0 && bytes.IndexByte(t, 'X') < 0 {
+		return false // most lines: one pass each for the two letters all four hold
+	}
+	return bytes.Contains(t, []byte("XFAIL")) || bytes.Contains(t, []byte("xfail")) ||
+		bytes.Contains(t, []byte("xpected to fail")) || bytes.Contains(t, []byte("xpected failure"))
 }
 
 // genericMatch reports a line that reads as an error; at is where a

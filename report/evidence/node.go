@@ -117,6 +117,10 @@ type tapGrammar struct {
 	oneBlock
 	indent int
 	diag   bool // a `#   Failed test` block: `#` lines only
+	// notes are the die message sc.died (line diedAt) and the `#` lines
+	// under it so far.
+	notes  []Line
+	diedAt int64
 }
 
 var (
@@ -148,6 +152,9 @@ func (g *tapGrammar) line(l *Line, sc *scanner) bool {
 		g.block, g.indent, g.diag = sc.open("tap", string(clip(m[2], 300)), "test", KindTest), l.Indent, false
 		g.block.heading = true
 	case '#':
+		if g.dieNote(l, sc) {
+			break
+		}
 		m := tapFailed.FindSubmatch(t)
 		if m == nil {
 			return false
@@ -157,6 +164,36 @@ func (g *tapGrammar) line(l *Line, sc *scanner) bool {
 		return false
 	}
 	g.block.add(l)
+	return true
+}
+
+// dieNote reads the `#` lines under a test file's die message (Perl's
+// `… at t/x.t line 7.`, sc.died): Test::More's notes up to its `# Looks
+// like your test exited` open a block of the message and the notes, as
+// prove's summary names the file and this says why. It reports a block
+// opened; its last line is the caller's to add.
+func (g *tapGrammar) dieNote(l *Line, sc *scanner) bool {
+	const maxNotes = 4
+	if sc.died.No == 0 {
+		return false
+	}
+	if g.diedAt != sc.died.No {
+		g.diedAt, g.notes = sc.died.No, append(g.notes[:0], sc.died)
+	}
+	last := g.notes[len(g.notes)-1]
+	if last.No != l.No-1 || last.End != l.Start || len(g.notes) > maxNotes || tapFailed.Match(l.T) {
+		sc.died.No = 0
+		return false
+	}
+	if !hasPrefix(l.T, "# Looks like your test exited") {
+		g.notes = append(g.notes, Line{Start: l.Start, End: l.End, No: l.No})
+		return false
+	}
+	g.block, g.diag = sc.open("tap", sc.diedIn, "die", KindTest), true
+	for i := range g.notes {
+		g.block.add(&g.notes[i])
+	}
+	sc.died.No = 0
 	return true
 }
 

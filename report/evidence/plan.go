@@ -39,6 +39,7 @@ const (
 	genericShare = 1 << 10
 	tailBytes    = 2 << 10
 	tailCount    = 20
+	maxExpected  = 3 // expected failures quoted
 )
 
 // Piece is one contiguous range to quote.
@@ -79,7 +80,7 @@ func Plan(in []Input, b Budget) ([]Piece, error) {
 	if !b.Ended {
 		p.tails(tailBytes, nil)
 	}
-	groups, generic, verdicts := p.classify()
+	groups, generic, verdicts, expected := p.classify()
 	if err := p.failures(groups); err != nil {
 		return nil, err
 	}
@@ -99,6 +100,11 @@ func Plan(in []Input, b Budget) ([]Piece, error) {
 		// what the other streams printed last before a crash (a script's
 		// progress on stdout, its traceback on stderr)
 		p.tails(min(tailBytes, p.budget/int64(max(len(in), 1))), c)
+	}
+	// What was meant to fail, last, and only a few: that they were seen,
+	// not thirty tracebacks of a BDD suite's @xfail scenarios.
+	if err := p.generic(expected[:min(len(expected), maxExpected)], false); err != nil {
+		return nil, err
 	}
 	return p.out, nil
 }
@@ -137,7 +143,7 @@ type group struct {
 
 // classify splits the blocks: failures grouped by test in order of first
 // appearance (stdout's, then stderr's), generic errors, bare verdicts.
-func (p *planner) classify() (groups []*group, generic, verdicts []ref) {
+func (p *planner) classify() (groups []*group, generic, verdicts, expected []ref) {
 	byTest := map[string]*group{}
 	for i := range p.in {
 		s := &p.in[i]
@@ -145,6 +151,8 @@ func (p *planner) classify() (groups []*group, generic, verdicts []ref) {
 			r := ref{s, b}
 			switch {
 			case len(b.Spans) == 0:
+			case b.Kind == KindExpected:
+				expected = append(expected, r)
 			case b.Kind == KindVerdict || b.bare():
 				verdicts = append(verdicts, r)
 			case b.Kind == KindError:
@@ -161,6 +169,9 @@ func (p *planner) classify() (groups []*group, generic, verdicts []ref) {
 		}
 	}
 	verdicts = attachHeads(groups, verdicts)
+	// A block that says a test failed explains more than an error line
+	// around it: the failures first, each group in log order.
+	sort.SliceStable(generic, func(i, j int) bool { return generic[i].b.failure && !generic[j].b.failure })
 	// A parent test that failed because a subtest did (go's TestA for
 	// TestA/sub) mostly prints a tally; its subtests explain it, so their
 	// groups go first.
@@ -168,7 +179,7 @@ func (p *planner) classify() (groups []*group, generic, verdicts []ref) {
 	sort.SliceStable(groups, func(i, j int) bool {
 		return !parents[groups[i].test] && parents[groups[j].test]
 	})
-	return groups, generic, verdicts
+	return groups, generic, verdicts, expected
 }
 
 // attachHeads gives each group the bare verdicts of its test that another

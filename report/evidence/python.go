@@ -3,6 +3,7 @@ package evidence
 import (
 	"bytes"
 	"regexp"
+	"strings"
 
 	"github.com/runledger/runledger/report/runners"
 )
@@ -59,7 +60,7 @@ func (g *pytestGrammar) line(l *Line, sc *scanner) bool {
 				return false
 			}
 		case 'F', 'E':
-			if hasPrefix(t, "FAILED ") || hasPrefix(t, "ERROR ") {
+			if hasPrefix(t, "FAILED ") || hasPrefix(t, "ERROR ") && !logRecord(t) {
 				g.section = nil
 				name, _, _ := bytes.Cut(t[bytes.IndexByte(t, ' ')+1:], []byte(" - "))
 				b := sc.open("pytest", string(clip(name, 300)), "verdict", KindVerdict)
@@ -83,15 +84,40 @@ func (g *pytestGrammar) line(l *Line, sc *scanner) bool {
 
 // tracebackGrammar reads a Python traceback that no test runner's block
 // holds (a script dying on stderr): from `Traceback (most recent call
-// last):` over its indented frames to the exception line.
+// last):` over its indented frames to the exception line. A log record
+// at level ERROR or above printed right above it (logging.exception,
+// logging.error(…, exc_info=True): `ERROR ingest: segment 400 could not
+// be parsed`, `ERROR:root:…`, `2026-01-02 15:04:05,123 - app - CRITICAL -
+// …`) says what failed: it opens the block.
 type tracebackGrammar struct {
 	oneBlock
 	indent int
+	// record is the latest line it was shown that starts as a log record
+	// may (No 0: none), and text its first bytes.
+	record Line
+	text   []byte
 }
 
-func (g *tracebackGrammar) starts() string { return "T" }
+// maxRecordPrefix is what of a record line errorRecord reads: its time,
+// logger and level come first.
+const maxRecordPrefix = 160
+
+// The first bytes of a log record line: its level or a time stamp's
+// digits (a bracketed level, `[ERROR]`, is not looked for: most lines
+// of many logs start with a bracket).
+func (g *tracebackGrammar) starts() string { return "TECF" + digits }
+
+func (g *tracebackGrammar) reset() { g.block, g.record.No = nil, 0 }
 
 func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
+	if g.block == nil && !hasPrefix(l.T, "T") {
+		if l.Indent == 0 {
+			// Kept, not judged: only the line above a traceback is.
+			g.record.Start, g.record.End, g.record.No = l.Start, l.End, l.No
+			g.text = append(g.text[:0], l.T[:min(len(l.T), maxRecordPrefix)]...)
+		}
+		return false // the record line stays the other grammars'
+	}
 	if g.block != nil {
 		g.block.add(l)
 		if !l.blank() && l.Indent <= g.indent {
@@ -104,8 +130,47 @@ func (g *tracebackGrammar) line(l *Line, sc *scanner) bool {
 		return false
 	}
 	g.block, g.indent = sc.open("python", "traceback", "traceback", KindCrash), l.Indent
+	if g.record.No > 0 && g.record.No == l.No-1 && g.record.End == l.Start && l.Indent == 0 && errorRecord(g.text) {
+		g.block.add(&g.record)
+	}
+	g.record.No = 0
 	g.block.add(l)
 	return true
+}
+
+// logRecord reports a logger's `ERROR name: message` line, which pytest's
+// `ERROR path::test - message` verdict never is: its first word ends with
+// a colon.
+func logRecord(t []byte) bool {
+	w, _, _ := bytes.Cut(t[len("ERROR "):], []byte(" "))
+	return len(w) > 1 && w[len(w)-1] == ':'
+}
+
+// errorRecord reports a log record line at level ERROR, CRITICAL or FATAL
+// (or logging's EXCEPTION): the level first, after a time stamp and a
+// bracket, or after a time stamp and the logger's name (`… - app - ERROR -
+// …`), followed by a blank, a colon, a bracket or a dash.
+func errorRecord(t []byte) bool {
+	t = skipStamp(t)
+	for k := 0; k < 3 && len(t) > 0; k++ {
+		for len(t) > 0 && (t[0] == '[' || t[0] == '-' || t[0] == ' ') {
+			t = t[1:]
+		}
+		for _, lvl := range []string{"ERROR", "CRITICAL", "FATAL", "EXCEPTION"} {
+			if hasPrefix(t, lvl) && (len(t) == len(lvl) || strings.IndexByte(" :]-|", t[len(lvl)]) >= 0) {
+				return true
+			}
+		}
+		if k == 0 && len(t) > 0 && !(t[0] >= 'a' && t[0] <= 'z' || t[0] >= 'A' && t[0] <= 'Z') {
+			return false // neither a level nor a logger's name
+		}
+		i := bytes.IndexByte(t, ' ')
+		if i < 0 {
+			return false
+		}
+		t = t[i:]
+	}
+	return false
 }
 
 func init() {

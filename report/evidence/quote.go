@@ -295,7 +295,10 @@ var (
 		"runtime error", "DATA RACE", "Segmentation fault", "timed out", "timeout",
 		// Catch2's words under a failed assertion, over its expansion or
 		// the exception's message.
-		"with expansion:", "with message", "fatal error condition")
+		"with expansion:", "with message", "fatal error condition",
+		// tcltest's headings over what a failed test returned and what
+		// it should have.
+		"Result was:", "should have been")
 	keyPrefixes = bytesList("E   ", "E  ", "> ", "+ ", "- ", "-->", "❯ ", "Caused by", "Previous write", "Write at", "Read at", "but: ")
 	// rustStdFrame: the head of a Rust backtrace frame in the standard
 	// library or libtest (`0: __rustc::rust_begin_unwind`, `5: <alloc::vec::Vec<T,A> as …>::index`).

@@ -55,6 +55,11 @@ type scanner struct {
 	spare    Block // where blocks past maxBlocks go, uncounted
 	nGeneric int
 	claimed  bool // a grammar earlier in the list took the current line
+	// died is the latest unclaimed line that ends as Perl's die message
+	// does, and diedIn the file it names: tap's `# Looks like your test
+	// exited` right under it quotes it.
+	died   Line
+	diedIn string
 	// recent is a ring of the latest lines (spans only; at is the newest),
 	// both the lines before the current one and the tail: one store a
 	// line instead of two. nPrev and nTail count those of this piece.
@@ -100,6 +105,23 @@ const recentLines = 64
 
 // prevLines is how many of the lines before the current one before sees.
 const prevLines = 3
+
+// justEnded returns the latest block when it is a traceback or generic
+// error that ended at most two lines above l: a line under it that says
+// the failure was meant (`XFAIL: …`, "expected to fail") makes it an
+// expected failure, as a BDD runner prints inside passing scenarios. A
+// runner's own test block is its grammar's to judge.
+func (sc *scanner) justEnded(l *Line) *Block {
+	if len(sc.blocks) == 0 {
+		return nil
+	}
+	b := sc.blocks[len(sc.blocks)-1]
+	if n := len(b.Spans); n > 0 && (b.Kind == KindCrash && b.Runner == "python" || b.Kind == KindError) &&
+		b.Spans[n-1].Last >= l.No-3 {
+		return b
+	}
+	return nil
+}
 
 // back returns the k-th line before the current one (0: the one just before).
 func (sc *scanner) back(k int) *Line {
@@ -226,7 +248,7 @@ func (sc *scanner) tail() []Span {
 }
 
 func (sc *scanner) resetSegment() {
-	sc.nTail, sc.nPrev = 0, 0
+	sc.nTail, sc.nPrev, sc.died.No = 0, 0, 0
 }
 
 func (sc *scanner) endSegment() {

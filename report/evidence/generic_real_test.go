@@ -1,0 +1,135 @@
+package evidence
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFailureShapesReal runs real frameworks no grammar knows (tcltest,
+// CUnit, behave, yath; each skips when not installed) on a suite with one
+// failing test among hundreds of passing ones, and checks, at a budget far
+// below the output's size, that the failure's reason is quoted and other
+// tests' progress is not. testdata/generic's gen.sh makes the same kind of
+// run for TestGenericRecall.
+func TestFailureShapesReal(t *testing.T) {
+	tests := []struct {
+		name  string
+		needs []string
+		files map[string]string
+		build []string // run first, when set
+		run   []string
+		want  []string
+		not   []string
+	}{
+		{
+			name:  "tcltest",
+			needs: []string{"tclsh"},
+			files: map[string]string{"all.tcl": "package require tcltest 2\nnamespace import ::tcltest::*\nconfigure -verbose {pass start error}\n" +
+				"proc clamp {x lo hi} { if {$x < $lo} {return $lo}; if {$x > $hi} {return $lo}; return $x }\n" +
+				"for {set i 0} {$i < 200} {incr i} { test keep-$i \"keeps $i\" -body { clamp $i 0 500 } -result $i }\n" +
+				"test clamp-high \"caps at hi\" -body { clamp 750 0 500 } -result 500\n" +
+				"for {set i 0} {$i < 200} {incr i} { test after-$i \"after $i\" -body { expr {$i} } -result $i }\ncleanupTests\n"},
+			run:  []string{"tclsh", "all.tcl"},
+			want: []string{"==== clamp-high caps at hi FAILED", "---- Result was:\n0\n", "---- Result should have been (exact matching):\n500\n", "==== clamp-high FAILED"},
+			not:  []string{"++++ keep-199 PASSED", "---- after-0 start"},
+		},
+		{
+			name:  "CUnit",
+			needs: []string{"gcc", "/usr/include/CUnit/Basic.h"},
+			files: map[string]string{"t.c": "#include <CUnit/Basic.h>\n#include <stdio.h>\nstatic int next(int i) { return (i + 1) % 7; }\n" +
+				"static void ok(void) { CU_ASSERT_TRUE(1); }\nstatic void wraps(void) { CU_ASSERT_EQUAL(next(7), 0); }\nstatic char n[400][16];\n" +
+				"int main(void) { CU_initialize_registry(); CU_pSuite s = CU_add_suite(\"ring\", NULL, NULL);\n" +
+				"for (int k = 0; k < 400; k++) { snprintf(n[k], 16, \"ok_%03d\", k); CU_add_test(s, n[k], ok); if (k == 200) CU_add_test(s, \"wraps\", wraps); }\n" +
+				"CU_basic_set_mode(CU_BRM_VERBOSE); CU_basic_run_tests(); int f = CU_get_number_of_failures(); CU_cleanup_registry(); return f != 0; }\n"},
+			build: []string{"gcc", "-o", "t", "t.c", "-lcunit"},
+			run:   []string{"./t"},
+			want:  []string{"Test: wraps ...FAILED\n", "t.c:5  - CU_ASSERT_EQUAL(next(7),0)"},
+			not:   []string{"Test: ok_200 ...passed", "Test: ok_201 ...passed"},
+		},
+		{
+			name:  "behave",
+			needs: []string{"behave"},
+			files: map[string]string{
+				"features/a.feature": "Feature: cart\n\n  Scenario Outline: coupon <c>\n    Given a cart\n    When I apply \"<c>\"\n\n    Examples:\n      | c |\n" +
+					repeatf(20, "      | C%02d |\n") + "\n  Scenario: tax\n    Given a cart\n    Then the total is 14.40\n\n  Scenario Outline: add <n>\n    Given a cart\n    Then it holds <n>\n\n    Examples:\n      | n |\n" + repeatf(80, "      | %d |\n"),
+				"features/steps/s.py": "from behave import given, when, then\n\n@given('a cart')\ndef a(c):\n    pass\n\n@when('I apply \"{c}\"')\ndef ap(c, c2):\n    raise NotImplementedError(c2)\n\n" +
+					"@then('the total is {t:f}')\ndef tot(c, t):\n    assert 36.0 == t, 'total 36.00, expected %.2f' % t\n\n@then('it holds {n:d}')\ndef h(c, n):\n    pass\n",
+				"features/environment.py": "from behave.model_core import Status\n\ndef after_scenario(context, scenario):\n    if scenario.name.startswith('coupon') and scenario.status == Status.failed:\n" +
+					"        print('    XFAIL: %s (expected to fail)' % scenario.name)\n",
+			},
+			run:  []string{"behave", "--no-color"},
+			want: []string{"Assertion Failed: total 36.00, expected 14.40"},
+		},
+		{
+			name:  "yath",
+			needs: []string{"yath"},
+			files: map[string]string{
+				"t/a.t": "use Test::More;\nok(1, \"case $_\") for 1..200;\nis(7 - 10, 3, 'subtracts');\nok(1, \"peek $_\") for 1..200;\ndone_testing;\n",
+			},
+			run:  []string{"yath", "test", "-v", "t"},
+			want: []string{"Failed test 'subtracts'", "got: '-3'", "expected: '3'"},
+			not:  []string{"+ case 199", "+ peek 1"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, n := range tt.needs {
+				if _, err := os.Stat(n); err != nil {
+					if _, err := exec.LookPath(n); err != nil {
+						t.Skipf("%s is not installed", n)
+					}
+				}
+			}
+			dir := t.TempDir()
+			for name, text := range tt.files {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.build != nil {
+				cmd := exec.Command(tt.build[0], tt.build[1:]...)
+				cmd.Dir = dir
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%v: %v\n%s", tt.build, err, out)
+				}
+			}
+			cmd := exec.Command(tt.run[0], tt.run[1:]...)
+			cmd.Dir = dir
+			out, _ := cmd.CombinedOutput() // the suite fails: its output is what counts
+			log := string(out)
+			for _, w := range tt.want {
+				if !strings.Contains(log, w) {
+					t.Fatalf("the run did not print %q:\n%s", w, log)
+				}
+			}
+			ps, _ := plan(t, log, Budget{Bytes: 2 << 10, Ended: true})
+			q := quoted(log, ps)
+			for _, w := range tt.want {
+				if !strings.Contains(q, w) {
+					t.Errorf("%q is not quoted:\n%s", w, q)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(q, n) {
+					t.Errorf("%q is quoted:\n%s", n, q)
+				}
+			}
+		})
+	}
+}
+
+func repeatf(n int, format string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
+}
