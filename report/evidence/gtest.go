@@ -36,6 +36,17 @@ type gtestGrammar struct {
 	tail      bool   // reading the run's total
 	list      *Block // the total's list of failed tests
 	free      *Block // a passed test's block, for the next test
+	// cmocka: this run's banner is cmocka's (`Running 6 test(s).`), a C
+	// library that prints GoogleTest's markers: its blocks are cmocka's.
+	cmocka bool
+}
+
+// runner names the blocks of the run being read.
+func (g *gtestGrammar) runner() string {
+	if g.cmocka {
+		return "cmocka"
+	}
+	return "gtest"
 }
 
 func (g *gtestGrammar) starts() string { return "[R" }
@@ -83,7 +94,7 @@ func (g *gtestGrammar) line(l *Line, sc *scanner) bool {
 		g.stopped(sc)
 		g.closeLoose()
 		if hasPrefix(rest, "Running ") {
-			g.banner = true
+			g.banner, g.cmocka = true, bytes.HasSuffix(rest, []byte(" test(s)."))
 		} else if bytes.HasSuffix(rest, []byte(" ran.")) || bytes.Contains(rest, []byte(" ran. (")) {
 			g.tail = true
 		}
@@ -95,7 +106,7 @@ func (g *gtestGrammar) line(l *Line, sc *scanner) bool {
 			b = &Block{}
 		}
 		g.free = nil
-		b.Runner, b.Role, b.Kind = "gtest", "test", KindTest
+		b.Runner, b.Role, b.Kind = g.runner(), "test", KindTest
 		g.cur, g.main, g.curName = b, nil, append(g.curName[:0], rest...)
 		b.add(l)
 	case "       OK ", "  SKIPPED ":
@@ -119,14 +130,14 @@ func (g *gtestGrammar) line(l *Line, sc *scanner) bool {
 		case g.loose != nil && !g.looseKept:
 			from, g.loose = g.loose, nil
 		}
-		kept := sc.open("gtest", string(name), "test", KindTest)
+		kept := sc.open(g.runner(), string(name), "test", KindTest)
 		if from != nil {
 			kept.Spans, kept.Lines = from.Spans, from.Lines
 		}
 		kept.heading = from == nil
 		kept.add(l)
 		if before != nil && before.Lines > 1 { // more than its [ RUN ] line
-			out := sc.open("gtest", string(name), "output", KindTest)
+			out := sc.open(g.runner(), string(name), "output", KindTest)
 			out.Spans, out.Lines = before.Spans, before.Lines
 		}
 	case "----------":
@@ -157,7 +168,7 @@ func (g *gtestGrammar) text(l *Line, sc *scanner) bool {
 		g.main.add(l)
 		return true
 	case g.cur != nil && gtestFailure(t):
-		g.main = &Block{Runner: "gtest", Role: "test", Kind: KindTest}
+		g.main = &Block{Runner: g.runner(), Role: "test", Kind: KindTest}
 		g.main.add(l)
 		return true
 	case g.cur != nil:
@@ -175,9 +186,9 @@ func (g *gtestGrammar) text(l *Line, sc *scanner) bool {
 		if !g.global && len(g.suite) > 0 {
 			name = string(g.suite) + ": SetUpTestSuite or TearDownTestSuite"
 		}
-		g.loose, g.looseKept = sc.open("gtest", name, "test", KindTest), true
+		g.loose, g.looseKept = sc.open(g.runner(), name, "test", KindTest), true
 	default:
-		g.loose, g.looseKept = &Block{Runner: "gtest", Role: "test", Kind: KindTest}, false
+		g.loose, g.looseKept = &Block{Runner: g.runner(), Role: "test", Kind: KindTest}, false
 	}
 	g.loose.add(l)
 	return true
@@ -200,7 +211,7 @@ func (g *gtestGrammar) tailLine(l *Line, sc *scanner, mark string, rest []byte, 
 			if !bytes.HasSuffix(rest, []byte(", listed below:")) {
 				return true
 			}
-			g.list = sc.open("gtest", string(clip(t, 200)), "verdict", KindVerdict)
+			g.list = sc.open(g.runner(), string(clip(t, 200)), "verdict", KindVerdict)
 			g.list.heading = true
 		}
 		g.list.add(l)
@@ -216,7 +227,7 @@ func (g *gtestGrammar) stopped(sc *scanner) {
 	if g.cur == nil {
 		return
 	}
-	kept := sc.open("gtest", string(g.curName), "crash", KindCrash)
+	kept := sc.open(g.runner(), string(g.curName), "crash", KindCrash)
 	kept.Spans, kept.Lines = g.cur.Spans, g.cur.Lines
 	if g.main != nil {
 		for _, sp := range g.main.Spans {
