@@ -6,7 +6,7 @@ import "regexp"
 // its final line, which is the verdict of the whole session.
 func init() {
 	register(Declaration{Runner: "pytest", Parser: &Parser{New: func(v bool) parser { return &pytestParser{verifier: v} }, Order: 30,
-		Starts: []string{"=", "ERROR ", "E ", "Expected:", "___", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, Ends: []string{" FAILED"}},
+		Starts: []string{"=", "ERROR ", "E ", "Expected:", "___", "worker '", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, Ends: []string{" FAILED"}},
 		Lines: []LineRule{
 			{Re: regexp.MustCompile(`^=+ test session starts =+$`), Run: true, Verdict: Ran},
 			{Re: regexp.MustCompile(`^=+ (FAILURES|ERRORS) =+$`), Run: true, Verdict: Failed},
