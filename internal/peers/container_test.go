@@ -167,6 +167,9 @@ func TestContainer(t *testing.T) {
 	cs := gh.PRComments(prNumber)
 	if len(cs) != 1 || strings.Count(cs[0].Body, "\n### test · ") != 2 {
 		t.Errorf("want one comment with a section per step, got %d comments", len(cs))
+	} else if !strings.HasPrefix(cs[0].Body, "<!-- runledger:comment -->\n## ❌ runledger: 1 of 2 steps failed · 2 tests, 1 failed\n") {
+		// One verdict over both steps opens the comment, not the first's.
+		t.Errorf("the comment does not open with one verdict over both steps:\n%s", cs[0].Body)
 	}
 	// Everything left in the workspace is the workspace owner's.
 	filepath.WalkDir(s.workspace, func(p string, d fs.DirEntry, err error) error {
