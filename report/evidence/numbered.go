@@ -3,6 +3,8 @@ package evidence
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/runledger/runledger/report/runners"
 )
 
 // numberedGrammar reads the runners that list failures as numbered blocks
@@ -13,7 +15,9 @@ import (
 //   - PHPUnit: `There was 1 failure:` / `There were N errors:`, then
 //     `1) Class::testMethod`, the message, the diff and `/path/XTest.php:12`;
 //   - RSpec: `Failures:`, then `  1) Thing does x`, `Failure/Error:`,
-//     expected/got and `# ./spec/x_spec.rb:12` frames;
+//     expected/got and `# ./spec/x_spec.rb:12` frames; rebar3's EUnit
+//     prints the same, its items named `1) calc_tests:add_test/0` (a
+//     module, a function and its arity), and its blocks are EUnit's;
 //   - minitest, which has no section heading: `  1) Failure:` or
 //     `  1) Error:`, then `TestX#test_y [file.rb:12]:` and the message.
 type numberedGrammar struct {
@@ -63,7 +67,7 @@ func (g *numberedGrammar) take(l *Line, sc *scanner, blanks int) bool {
 		return false
 	}
 	if m := numberedItem.FindSubmatch(t); m != nil && (l.Indent <= 4 || g.block == nil) {
-		g.block = sc.open(g.runner, string(clip(m[2], 300)), "test", KindTest)
+		g.block = sc.open(g.itemRunner(t), string(clip(m[2], 300)), "test", KindTest)
 	}
 	if g.block == nil {
 		return true // between the heading and the first item
@@ -74,6 +78,18 @@ func (g *numberedGrammar) take(l *Line, sc *scanner, blanks int) bool {
 	g.block.add(l)
 	return true
 }
+
+// itemRunner is the runner whose item t is: the section's, but for
+// rebar3's EUnit items under `Failures:`.
+func (g *numberedGrammar) itemRunner(t []byte) string {
+	if g.runner == "rspec" && eunitArity.Match(t) && runners.EUnitHeading.Match(t) {
+		return "eunit"
+	}
+	return g.runner
+}
+
+// eunitArity: an Erlang function's arity, `/0`.
+var eunitArity = regexp.MustCompile(`/\d+\b`)
 
 // opens starts a section at its heading line.
 func (g *numberedGrammar) opens(t []byte, indent int) bool {

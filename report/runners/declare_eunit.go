@@ -11,10 +11,12 @@ import "regexp"
 func init() {
 	register(Declaration{Runner: "eunit", Parser: &Parser{New: func(v bool) parser { return &eunitParser{} }, Order: 180,
 		Starts: []string{"===> Performing EUnit", "=======", "Finished in ", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"},
-		Ends:   []string{"*failed*"}},
+		Ends:   []string{"*failed*", "*timed out*"}},
 		Lines: []LineRule{
 			{Re: regexp.MustCompile(`^===> Performing EUnit tests\.\.\.$`), Run: true, Verdict: Ran},
-			{Re: eunitFailed, Run: true, Verdict: Failed},
+			{Re: EUnitFailed, Run: true, Verdict: Failed},
+			{Re: EUnitTimedOut, Run: true, Verdict: Failed},
+			{Re: regexp.MustCompile(`^One or more tests were cancelled\.$`), Verdict: Failed},
 			{Re: eunitTotal, Run: true, Total: true, Judge: judgeEUnit},
 			{Re: regexp.MustCompile(`^All \d+ tests passed\.$`), Total: true, Verdict: Passed},
 		}})

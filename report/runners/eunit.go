@@ -46,6 +46,7 @@ type eunitParser struct {
 	rebar3   bool // rebar3's banner was read: a progress total may follow
 	fails    failSet
 	named    int // failures named since the last total
+	timedOut int // tests named "*timed out*" since the last total
 	pending  byte
 	left     int // lines of the latest failure still read for its message
 	msg      []string
@@ -59,6 +60,7 @@ type eunitParser struct {
 const (
 	eunitFinished = 'F' // a bare "Finished in": the progress total may follow
 	eunitRule     = '=' // EUnit's rule: its total may follow
+	eunitTotalled = 'T' // its own total was read: the cancelled line may follow
 	// eunitMsgLines bounds the lines read under a failure.
 	eunitMsgLines = 40
 )
@@ -68,12 +70,17 @@ var (
 	eunitProgress   = regexp.MustCompile(`^(\d+) tests?, (\d+) failures?(?:, (\d+) skipped)?(?:, (\d+) cancelled)?$`)
 	eunitTotal      = regexp.MustCompile(`^Failed: (\d+)\.  Skipped: (\d+)\.  Passed: (\d+)\.(?:  Cancelled: (\d+)\.)?$`)
 	eunitAll        = regexp.MustCompile(`^(?:All (\d+) tests passed|Test passed)\.$`)
-	// eunitHeadingRe: "1) calc_tests:add_big_test/0" (its function and
-	// arity), or a generated test's "2) calc_tests:12: -gen_test_/0-fun-0-".
-	eunitHeadingRe = regexp.MustCompile(`^\d+\) ([a-z][\w@]*):(\S.*)$`)
-	// eunitFailed: EUnit's own line for a failed test, "calc_tests:
-	// add_big_test...*failed*", with -v's time, "…[0.002 s] *failed*".
-	eunitFailed = regexp.MustCompile(`^([a-z][\w@]*): (.+?)\.\.\.(?:\[[0-9.]+ s\] )?\*failed\*$`)
+	// EUnitHeading: rebar3's "1) calc_tests:add_big_test/0" (its function
+	// and arity), or a generated test's "2) calc_tests:12: -gen_test_/0-fun-0-";
+	// the excerpts tell its blocks from RSpec's by it.
+	EUnitHeading = regexp.MustCompile(`^\d+\) ([a-z][\w@]*):(\S.*)$`)
+	// EUnitFailed: EUnit's own line for a failed test, "calc_tests:
+	// add_big_test...*failed*", with -v's time, "…[0.002 s] *failed*"; the
+	// excerpts open its block on it.
+	EUnitFailed = regexp.MustCompile(`^([a-z][\w@]*): (.+?)\.\.\.(?:\[[0-9.]+ s\] )?\*failed\*$`)
+	// EUnitTimedOut: a test EUnit stopped at its timeout, which it counts
+	// as cancelled, "to_tests: -slow_test_/0-fun-0-...*timed out*".
+	EUnitTimedOut = regexp.MustCompile(`^([a-z][\w@]*): (.+?)\.\.\.(?:\[[0-9.]+ s\] )?\*timed out\*$`)
 	// eunitFrame: "in function calc_tests:add_big_test/0 (test/calc_tests.erl, line 4)".
 	eunitArity    = regexp.MustCompile(`/\d+$`)
 	eunitRaised   = regexp.MustCompile(`^\{(error|exit|throw),([^,\[{]+),$`)
@@ -99,9 +106,14 @@ func (p *eunitParser) feed(l *line, ws string) bool {
 				return true
 			}
 		}
+		if pend == eunitTotalled && t == eunitCancelledLine {
+			p.cancelledUncounted()
+			return true
+		}
 		if pend == eunitRule {
 			if m := eunitTotal.FindStringSubmatch(t); m != nil {
 				p.total(l, ws, atoi(m[3]), atoi(m[1]), atoi(m[2]), atoi(m[4]))
+				p.pending = eunitTotalled
 				return true
 			}
 			if m := eunitAll.FindStringSubmatch(t); m != nil {
@@ -125,12 +137,19 @@ func (p *eunitParser) feed(l *line, ws string) bool {
 		p.pending, p.left = eunitFinished, 0
 		return true
 	case strings.HasSuffix(t, "*failed*"):
-		if m := eunitFailed.FindStringSubmatch(t); m != nil {
+		if m := EUnitFailed.FindStringSubmatch(t); m != nil {
 			p.failure(Failure{Classname: m[1], Name: m[2], Span: spanOf(l)}, false)
 			return true
 		}
+	case strings.HasSuffix(t, "*timed out*"):
+		if m := EUnitTimedOut.FindStringSubmatch(t); m != nil {
+			p.fails.add(Failure{Classname: m[1], Name: m[2], Message: "timed out", Span: spanOf(l)})
+			p.timedOut++
+			p.left = 0 // its stack is wherever it was stopped, not the test's
+			return true
+		}
 	case p.rebar3 && startsDigit(t):
-		if m := eunitHeadingRe.FindStringSubmatch(t); m != nil {
+		if m := EUnitHeading.FindStringSubmatch(t); m != nil {
 			// "add_big_test/0" is the test EUnit's own lines call add_big_test.
 			name := eunitArity.ReplaceAllString(m[2], "")
 			p.failure(Failure{Classname: m[1], Name: name, Span: spanOf(l)}, true)
@@ -237,8 +256,10 @@ func (p *eunitParser) progressTotal(l *line, ws string, m []string) {
 }
 
 // total ends a run; cancelled tests (a setup that failed, a timeout) are
-// errors.
+// errors. EUnit's own total leaves out the tests it cancelled (they are
+// in no count of it): those named "*timed out*" are counted here.
 func (p *eunitParser) total(l *line, ws string, passed, failed, skipped, cancelled int) {
+	cancelled = max(cancelled, p.timedOut)
 	tests := passed + failed + skipped + cancelled
 	a := attempt{at: l.start, unit: unitKey(ws, "eunit:@"+strconv.FormatInt(l.start, 10)), tests: intp(tests),
 		omitted: p.fails.omitted}
@@ -252,7 +273,24 @@ func (p *eunitParser) total(l *line, ws string, passed, failed, skipped, cancell
 		a.passed, a.failed, a.skipped, a.errors = intp(passed), intp(failed), intp(skipped), intp(cancelled)
 	}
 	p.atts = append(p.atts, a)
-	p.named, p.left, p.rebar3 = 0, 0, false
+	p.named, p.timedOut, p.left, p.rebar3 = 0, 0, 0, false
+}
+
+// eunitCancelledLine is what EUnit prints under its total when it
+// cancelled tests (a timeout, a setup that failed), without their number.
+const eunitCancelledLine = "One or more tests were cancelled."
+
+// cancelledUncounted reads the cancelled line under the latest total: when
+// no cancelled test was named, how many there were is not known, so only
+// the number of tests EUnit counted stands, with a note; the run is not
+// one whose tests all passed.
+func (p *eunitParser) cancelledUncounted() {
+	a := &p.atts[len(p.atts)-1]
+	if a.errors != nil && *a.errors > 0 {
+		return
+	}
+	a.passed, a.failed, a.skipped, a.errors = nil, nil, nil, nil
+	a.note = "EUnit cancelled tests it does not count or name (a setup that failed, a timeout): only the number of tests it ran is known"
 }
 
 func (p *eunitParser) end(string) []attempt { return p.atts }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerates the EUnit samples in this directory by really running
 # Debian's Erlang (erlang-base, erlang-eunit) and rebar3 on fixture/: the
-# module calc_tests has two failing tests, calc_pass_tests none. The
+# module calc_tests has two failing tests, calc_pass_tests none; in a copy,
+# fixture-timeout's slow_tests has one test EUnit cancels at its timeout. The
 # absolute paths of the temporary copy the tests run in are replaced by
 # /src, and nothing else is changed (rebar3's colours stay).
 #
@@ -29,3 +30,9 @@ mkdir -p "$work/ebin"
 run erl-fail erl -noshell -pa ebin -eval 'eunit:test(calc_tests), init:stop()'
 run erl-verbose-fail erl -noshell -pa ebin -eval 'eunit:test(calc_tests, [verbose]), init:stop()'
 run erl-pass erl -noshell -pa ebin -eval 'eunit:test(calc_pass_tests), init:stop()'
+# A test past its timeout: EUnit prints *timed out* and leaves it out of
+# its total.
+cp "$here/fixture-timeout/slow_tests.erl" "$work/test/"
+run rebar3-timeout rebar3 eunit --module=slow_tests
+(cd "$work" && erlc -o ebin test/slow_tests.erl)
+run erl-timeout erl -noshell -pa ebin -eval 'eunit:test(slow_tests, [verbose]), init:stop()'
