@@ -199,7 +199,7 @@ func TestPytestPlugins(t *testing.T) {
 import pytest
 from hypothesis import given, settings, strategies as st
 
-@pytest.mark.timeout(1)
+@pytest.mark.timeout(1, method="signal")
 def test_hangs():
     time.sleep(5)
 
