@@ -169,12 +169,15 @@ func (st *state) feed(l *line) bool {
 		return used
 	}
 	l.materialize()
-	used := false
+	used, ws := false, st.ws
 	if strings.HasPrefix(l.text, "> ") {
 		if m := npmBanner.FindStringSubmatch(l.text); m != nil {
-			st.ws, used = m[1], true
+			ws, used = m[1], true
 		}
 	}
+	// The banner names the workspace of the lines after it: a total it
+	// leaves unclosed is the previous workspace's, as a verifier that
+	// reads the banner right after the total's cited lines sees it too.
 	for _, p := range st.parsers {
 		if p.feed(l, st.ws) {
 			used = true
@@ -184,6 +187,7 @@ func (st *state) feed(l *line) bool {
 	if st.feedDeclared(l) {
 		used = true
 	}
+	st.ws = ws
 	if used {
 		st.count(l)
 	}
