@@ -227,6 +227,9 @@ func (sc *scanner) after(l *Line) {
 	} else if sc.generic.block != nil { // every claimed line: no store when none is open
 		sc.generic.reset()
 	}
+	if ruleLine(l.T) { // another grammar's rule too (catch2 claims its `=====`)
+		sc.generic.ruleAt = l.No
+	}
 	if !sc.headDone && len(sc.head) < headLines {
 		sc.head = append(sc.head, Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
 	}
