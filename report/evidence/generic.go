@@ -19,7 +19,12 @@ type genericGrammar struct {
 	// framed: the failure block open came right under a rule, and the
 	// next rule closes it (test-unit's and testthat's, blank lines within).
 	framed bool
-	ruleAt int64 // the number of the latest rule line, claimed or not (scanner.after)
+	// headed: the failure block open came on a `── Failure (…): name ──`
+	// heading (testthat's check and summary reporters): it goes on to the
+	// next heading or two blank lines, its backtrace after a blank one.
+	headed  bool
+	blankAt int64 // the number of the latest blank line in a headed block
+	ruleAt  int64 // the number of the latest rule line, claimed or not (scanner.after)
 }
 
 var (
@@ -89,6 +94,7 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	}
 	g.block = sc.open("generic", string(clip(l.T, 200)), role, kind)
 	g.block.failure, g.closing, g.framed = failure, nil, afterRule
+	g.headed = failure && !afterRule && hasPrefix(l.T, "── ")
 	if failure {
 		// Its reason is under it (an assertion, what the result was and
 		// should have been), not in the lines before (other tests'
@@ -120,6 +126,15 @@ func (g *genericGrammar) failureGoesOn(l *Line) (take, last bool) {
 	}
 	if g.framed {
 		return !ruleLine(l.T), false
+	}
+	if g.headed {
+		if l.blank() {
+			if g.blankAt == l.No-1 {
+				return false, false
+			}
+			g.blankAt = l.No
+		}
+		return !hasPrefix(l.T, "── ") && !hasPrefix(l.T, "══ "), false
 	}
 	return !l.blank() && !passLine(l.T) && !failureLine(l.T), false
 }
@@ -173,8 +188,11 @@ func failureLine(t []byte) bool {
 	case '[':
 		return failTag(t)
 	case 0xE2:
-		if rest, ok := bytes.CutPrefix(t, []byte("── ")); ok && (verdictHeading(rest, "Failure") || verdictHeading(rest, "Error")) {
-			return true
+		if rest, ok := bytes.CutPrefix(t, []byte("── ")); ok {
+			rest = skipOrdinal(rest) // the summary reporter's `── 1. Failure (…)`
+			if verdictHeading(rest, "Failure") || verdictHeading(rest, "Error") {
+				return true
+			}
 		}
 		return hasPrefix(t, "✗ ") || hasPrefix(t, "✘ ")
 	case 'F':
@@ -201,6 +219,18 @@ func verdictHeading(t []byte, w string) bool {
 	}
 	rest := t[len(w):]
 	return hasPrefix(rest, ": ") || hasPrefix(rest, " (") || hasPrefix(rest, " -> ") || hasPrefix(rest, " → ")
+}
+
+// skipOrdinal returns t after a leading `N. `, or t.
+func skipOrdinal(t []byte) []byte {
+	i := 0
+	for i < len(t) && i < 6 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i > 0 && hasPrefix(t[i:], ". ") {
+		return t[i+2:]
+	}
+	return t
 }
 
 // checkVerdict returns the verdict letter of libcheck's result line

@@ -97,6 +97,13 @@ func TestFailureShapes(t *testing.T) {
 			want: []string{"── Failure ('test-fill.R:6:3'): fill_lines fills lines ──────────\n`actual`:   \"a\" \"b\"\n`expected`: \"a b\"\n"},
 		},
 		{
+			name: "testthat's summary reporter: a numbered heading's block to the next heading, its backtrace past a blank line",
+			log: progress(300, "✔ |         8 | words-%02d\n") + "══ Failed ══════════\n── 1. Failure ('test-fill.R:13:3'): fills ──────────\nExpected `x` to be TRUE.\nDifferences:\n`actual`:   FALSE\n`expected`: TRUE \n\nBacktrace:\n 1. testthat::expect_true(x)\n\n\n" +
+				"── 2. Error ('test-load.R:24:3'): loads ──────────\nError in `read()`: missing.csv\n\n══ DONE ══════════\n" + progress(300, "✔ |         8 | zwords-%02d\n"),
+			want: []string{"── 1. Failure ('test-fill.R:13:3'): fills ──────────\nExpected `x` to be TRUE.\nDifferences:\n`actual`:   FALSE\n`expected`: TRUE \n\nBacktrace:\n 1. testthat::expect_true(x)\n", "── 2. Error ('test-load.R:24:3'): loads ──────────\nError in `read()`: missing.csv\n"},
+			not:  []string{"| words-299"},
+		},
+		{
 			name: "libcheck: an F or E line among the P lines, not the P lines",
 			log: progress(300, "tests/check_ring.c:22:P:core:test_len:%d: Passed\n") + "tests/check_ring.c:42:F:core:test_pop_wraps_around:0: Assertion 'v == 7' failed: v == 0, 7 == 7\n" +
 				progress(100, "tests/check_ring.c:51:P:core:test_pop:%d: Passed\n") + "tests/check_ring.c:60:E:core:test_peek:0: (after this point) Received signal 11 (Segmentation fault)\n" + progress(100, "tests/check_ring.c:70:P:core:test_last:%d: Passed\n"),
