@@ -24,7 +24,12 @@ type genericGrammar struct {
 	// next heading or two blank lines, its backtrace after a blank one.
 	headed  bool
 	blankAt int64 // the number of the latest blank line in a headed block
-	ruleAt  int64 // the number of the latest rule line, claimed or not (scanner.after)
+	// indent is the failure line's; held a blank line under it, kept
+	// when the next line is indented deeper (bats' pretty formatter
+	// prints one inside a failure's diagnostics).
+	indent int
+	held   Line
+	ruleAt int64 // the number of the latest rule line, claimed or not (scanner.after)
 }
 
 var (
@@ -43,12 +48,15 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	afterRule := g.ruleAt > 0 && g.ruleAt == l.No-1
 	context := true
 	if g.block != nil && g.block.failure {
-		take, last := g.failureGoesOn(l)
-		if take {
+		switch g.failureGoesOn(l) {
+		case goOn:
 			g.block.add(l)
-			if last {
-				g.block = nil
-			}
+			return
+		case goOnLast:
+			g.block.add(l)
+			g.block = nil
+			return
+		case hold:
 			return
 		}
 		g.block = nil
@@ -95,6 +103,7 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	g.block = sc.open("generic", string(clip(l.T, 200)), role, kind)
 	g.block.failure, g.closing, g.framed = failure, nil, afterRule
 	g.headed = failure && !afterRule && hasPrefix(l.T, "── ")
+	g.indent, g.held.No = l.Indent, 0
 	if failure {
 		// Its reason is under it (an assertion, what the result was and
 		// should have been), not in the lines before (other tests'
@@ -112,31 +121,61 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 // maxFailureLines bounds a failure block found by its shape.
 const maxFailureLines = 60
 
-// failureGoesOn reports l as part of the failure block open: tcltest's
-// block up to its closing `==== name FAILED` (blank lines within); else
-// the lines up to a blank one or a passing test's progress line
-// (`...passed`, `[  PASS  ]`, `ok 3`, `++++ name PASSED`). last reports
-// the line that closes it.
-func (g *genericGrammar) failureGoesOn(l *Line) (take, last bool) {
+// What failureGoesOn says of a line under a failure block.
+const (
+	stop     = iota
+	goOn     // the line is the block's
+	goOnLast // the line is the block's and closes it
+	hold     // a blank line the next one decides on (held)
+)
+
+// failureGoesOn says whether l is part of the failure block open:
+// tcltest's block up to its closing `==== name FAILED` (blank lines
+// within); a block framed by rules up to the next rule; a `── Failure`
+// heading's up to the next heading or two blank lines; else the lines up
+// to a blank one (but one the next line, indented deeper than the
+// failure's, goes on from) or a passing test's progress line (`...passed`,
+// `[  PASS  ]`, `ok 3`, `++++ name PASSED`).
+func (g *genericGrammar) failureGoesOn(l *Line) int {
 	if g.block.Lines >= maxFailureLines {
-		return false, false
+		return stop
 	}
-	if g.closing != nil {
-		return true, string(l.T) == string(g.closing)
-	}
-	if g.framed {
-		return !ruleLine(l.T), false
-	}
-	if g.headed {
+	switch {
+	case g.closing != nil:
+		if string(l.T) == string(g.closing) {
+			return goOnLast
+		}
+		return goOn
+	case g.framed:
+		return goOnIf(!ruleLine(l.T))
+	case g.headed:
 		if l.blank() {
 			if g.blankAt == l.No-1 {
-				return false, false
+				return stop
 			}
 			g.blankAt = l.No
 		}
-		return !hasPrefix(l.T, "── ") && !hasPrefix(l.T, "══ "), false
+		return goOnIf(!hasPrefix(l.T, "── ") && !hasPrefix(l.T, "══ "))
 	}
-	return !l.blank() && !passLine(l.T) && !failureLine(l.T), false
+	if g.held.No != 0 {
+		held := g.held
+		g.held.No = 0
+		if l.blank() || l.Indent <= g.indent {
+			return stop
+		}
+		g.block.add(&held)
+	} else if l.blank() {
+		g.held = Line{Start: l.Start, End: l.End, No: l.No}
+		return hold
+	}
+	return goOnIf(!passLine(l.T) && !failureLine(l.T))
+}
+
+func goOnIf(ok bool) int {
+	if ok {
+		return goOn
+	}
+	return stop
 }
 
 // ruleLine reports a line that is a rule of at least 20 `=`, `-`, `─`,

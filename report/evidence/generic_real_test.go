@@ -78,13 +78,18 @@ func TestFailureShapesReal(t *testing.T) {
 		{
 			name:  "bats",
 			needs: []string{"bats", "/usr/lib/bats/bats-assert/load.bash"},
-			files: map[string]string{"test/a.bats": "setup() {\n\tbats_load_library bats-support\n\tbats_load_library bats-assert\n}\n" +
-				repeatf(40, "@test \"keeps the %03d-th entry of the index in place\" { run echo x; assert_output x; }\n") +
-				"@test \"sums\" {\n\trun expr 2 + 3\n\tassert_output 6\n}\n" +
-				repeatf(40, "@test \"keeps the %03d-th entry of the log in place\" { run echo y; assert_output y; }\n")},
-			run:  []string{"bats", "test"},
-			want: []string{"not ok 41 sums", "# (in test file test/a.bats, line 47)", "`assert_output 6' failed", "# expected : 6", "# actual   : 5"},
-			not:  []string{"ok 40 keeps", "ok 42 keeps"},
+			files: batsSuite(40),
+			run:   []string{"bats", "test"},
+			want:  []string{"not ok 41 sums", "# (in test file test/a.bats, line 47)", "`assert_output 6' failed", "# expected : 6", "# actual   : 5"},
+			not:   []string{"ok 40 keeps", "ok 42 keeps"},
+		},
+		{
+			name:  "bats --formatter pretty",
+			needs: []string{"bats", "/usr/lib/bats/bats-assert/load.bash"},
+			files: batsSuite(25),
+			run:   []string{"bats", "--formatter", "pretty", "test"},
+			want:  []string{"✗ sums", "(in test file test/a.bats, line 32)", "`assert_output 6' failed", "expected : 6", "actual   : 5"},
+			not:   []string{"keeps the 024-th entry of the index", "keeps the 001-th entry of the log"},
 		},
 		{
 			name:  "shunit2",
@@ -191,6 +196,15 @@ func TestFailureShapesReal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// batsSuite is a bats file of n passing tests, a failing one (`sums`, its
+// assert_output at line n+7), and n passing tests again.
+func batsSuite(n int) map[string]string {
+	return map[string]string{"test/a.bats": "setup() {\n\tbats_load_library bats-support\n\tbats_load_library bats-assert\n}\n" +
+		repeatf(n, "@test \"keeps the %03d-th entry of the index in place\" { run echo x; assert_output x; }\n") +
+		"@test \"sums\" {\n\trun expr 2 + 3\n\tassert_output 6\n}\n" +
+		repeatf(n, "@test \"keeps the %03d-th entry of the log in place\" { run echo y; assert_output y; }\n")}
 }
 
 func repeatf(n int, format string) string {

@@ -104,6 +104,22 @@ func TestFailureShapes(t *testing.T) {
 			not:  []string{"| words-299"},
 		},
 		{
+			name: "bats' pretty formatter: the ✗ block past the blank line inside its diagnostics, in colour",
+			log: progress(200, "\x1b[0m\x1b[1G   one\x1b[K\x1b[77G1/3\x1b[2G\x1b[1G ✓ one %d\x1b[K\n") +
+				"\x1b[0m\x1b[1G   bump minor\x1b[K\x1b[77G2/3\x1b[2G\x1b[31;1m\x1b[1G ✗ bump minor resets the patch\x1b[K\n" +
+				"\x1b[0m\x1b[31;22m   (in test file test/bump.bats, line 9)\n\x1b[0m\x1b[31;22m     `assert_output \"1.5.0\"' failed\n\x1b[0m\x1b[31;22m   \n" +
+				"\x1b[0m\x1b[31;22m   -- output differs --\n\x1b[0m\x1b[31;22m   expected : 1.5.0\n\x1b[0m\x1b[31;22m   actual   : 1.5.7\n\x1b[0m\x1b[31;22m   --\n\x1b[0m\x1b[31;22m   \n" +
+				progress(200, "\x1b[0m\x1b[1G   two\x1b[K\x1b[77G3/3\x1b[2G\x1b[1G ✓ two %d\x1b[K\n"),
+			want: []string{"✗ bump minor resets the patch", "(in test file test/bump.bats, line 9)", "`assert_output \"1.5.0\"' failed", "-- output differs --", "expected : 1.5.0", "actual   : 1.5.7"},
+			not:  []string{"✓ two 0", "✓ one 199"},
+		},
+		{
+			name: "a blank line ends a failure block when the next line is no deeper than the failure",
+			log:  progress(300, "  Test: t%d ...passed\n") + "  Test: wraps ...FAILED\n    1. ring.c:9  - CU_ASSERT_EQUAL(next(7),0)\n\n  Test: u0 ...passed\n" + progress(300, "  Test: v%d ...passed\n"),
+			want: []string{"Test: wraps ...FAILED\n    1. ring.c:9  - CU_ASSERT_EQUAL(next(7),0)\n"},
+			not:  []string{"Test: u0 ...passed"},
+		},
+		{
 			name: "libcheck: an F or E line among the P lines, not the P lines",
 			log: progress(300, "tests/check_ring.c:22:P:core:test_len:%d: Passed\n") + "tests/check_ring.c:42:F:core:test_pop_wraps_around:0: Assertion 'v == 7' failed: v == 0, 7 == 7\n" +
 				progress(100, "tests/check_ring.c:51:P:core:test_pop:%d: Passed\n") + "tests/check_ring.c:60:E:core:test_peek:0: (after this point) Received signal 11 (Segmentation fault)\n" + progress(100, "tests/check_ring.c:70:P:core:test_last:%d: Passed\n"),

@@ -295,7 +295,8 @@ func (sc *scanner) view(ln *lines.Line, off, no int64) *Line {
 }
 
 // clean removes terminal escapes and keeps the last segment of a line
-// rewritten with carriage returns, as a terminal would show it.
+// rewritten with carriage returns (or a move to the first column), as a
+// terminal would show it.
 func (sc *scanner) clean(p []byte) []byte {
 	for {
 		i := bytes.LastIndexByte(p, '\r')
@@ -312,13 +313,23 @@ func (sc *scanner) clean(p []byte) []byte {
 		return p
 	}
 	out := sc.escBuf[:0]
+	cut := -1
 	for i := 0; i < len(p); {
 		if p[i] == 0x1b {
+			if hasPrefix(p[i:], "\x1b[1G") || hasPrefix(p[i:], "\x1b[G") {
+				// Back to the first column, as a carriage return: what
+				// follows is what the line shows (bats' pretty formatter
+				// writes its ✓ or ✗ over the test's name so).
+				cut = len(out)
+			}
 			i = lines.SkipEscape(p, i)
 			continue
 		}
 		out = append(out, p[i])
 		i++
+	}
+	if cut > 0 && cut < len(out) {
+		out = out[cut:]
 	}
 	sc.escBuf = out
 	return out
