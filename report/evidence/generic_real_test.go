@@ -109,6 +109,14 @@ func TestFailureShapesReal(t *testing.T) {
 			want: []string{"Failure -> spec/a_spec.lua @ 5\nstack pops the last\nspec/a_spec.lua:6: Expected objects to be the same.\nPassed in:\n", "Expected:\n"},
 		},
 		{
+			name:  "busted -o utfTerminal",
+			needs: []string{"busted"},
+			files: map[string]string{"spec/a_spec.lua": "describe(\"stack\", function()\n  for i = 1, 2000 do\n    it(\"pushes \" .. i, function() assert.are.equal(i, i) end)\n  end\n" +
+				"  it(\"pops the last\", function()\n    assert.are.same({ 1, 2 }, { 1, 3 })\n  end)\nend)\n"},
+			run:  []string{"busted", "-o", "utfTerminal"},
+			want: []string{"Failure → spec/a_spec.lua @ 5\nstack pops the last\nspec/a_spec.lua:6: Expected objects to be the same.\nPassed in:\n", "Expected:\n"},
+		},
+		{
 			name:  "testthat",
 			needs: []string{"Rscript", "/usr/lib/R/site-library/testthat/DESCRIPTION"},
 			files: func() map[string]string {
