@@ -12,15 +12,16 @@
 # shunit2 (four test files run by a runner script, in shunit2's colours),
 # busted (Lua, its default plainTerminal output off a terminal), testthat
 # (R, test_dir's default progress reporter, edition 3 from DESCRIPTION),
-# check (libcheck, CK_VERBOSE), test-unit (Ruby's bundled test-unit, its
+# check (libcheck, CK_VERBOSE), test-unit (Ruby's test-unit gem, its
 # default progress marks and details shown at once).
 # Needs perl, yath (libtest2-harness-perl), tclsh, gcc with libcunit1-dev,
 # behave (python3-behave), bats with bats-assert and bats-support, shunit2,
 # busted (lua-busted), Rscript with testthat (r-cran-testthat), check with
-# pkg-config, ruby (test-unit is a bundled gem; ruby-test-unit). Each log is
-# over 16 KiB, its failure in the middle, so that neither its first nor
-# its last 8 KiB holds it — but busted's and check's, whose frameworks
-# print every failure after the run's progress, at the end.
+# pkg-config, ruby with test-unit (ruby-test-unit). Each log is over 16
+# KiB, its failure in the middle, so that neither its first nor its last
+# 8 KiB holds it — but busted's, which prints every failure after the
+# run's progress, at the end (and perl-testmore's, whose stderr lands
+# there). The cases share one work directory: run one gen.sh at a time.
 #
 # The passing controls (TestGenericPassing) are the bats and busted suites
 # without their regression, under ../generic-passing:
