@@ -16,6 +16,20 @@ import (
 type genericGrammar struct {
 	oneBlock
 	closing []byte // the line that closes the failure block open (tcltest's)
+	// framed: the failure block open came right under a rule, and the
+	// next rule closes it (test-unit's and testthat's, blank lines within).
+	framed bool
+	// headed: the failure block open came on a `── Failure (…): name ──`
+	// heading (testthat's check and summary reporters): it goes on to the
+	// next heading or two blank lines, its backtrace after a blank one.
+	headed  bool
+	blankAt int64 // the number of the latest blank line in a headed block
+	// indent is the failure line's; held a blank line under it, kept
+	// when the next line is indented deeper (bats' pretty formatter
+	// prints one inside a failure's diagnostics).
+	indent int
+	held   Line
+	ruleAt int64 // the number of the latest rule line, claimed or not (scanner.after)
 }
 
 var (
@@ -31,14 +45,18 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 			sc.died, sc.diedIn = Line{Start: l.Start, End: l.End, No: l.No}, string(clip(m[1], 300))
 		}
 	}
+	afterRule := g.ruleAt > 0 && g.ruleAt == l.No-1
 	context := true
 	if g.block != nil && g.block.failure {
-		take, last := g.failureGoesOn(l)
-		if take {
+		switch g.failureGoesOn(l) {
+		case goOn:
 			g.block.add(l)
-			if last {
-				g.block = nil
-			}
+			return
+		case goOnLast:
+			g.block.add(l)
+			g.block = nil
+			return
+		case hold:
 			return
 		}
 		g.block = nil
@@ -74,13 +92,18 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !failure && !genericMatch(l.T, at) {
 		return
 	}
+	// An error line right under a rule opens a block the frameworks that
+	// frame each failure between rules close with the next one.
+	failure = failure || afterRule
 	sc.nGeneric++
 	kind, role := KindError, "error"
 	if expectedMark(l.T) { // `FAIL: x (expected to fail)`, `[ FAIL ] y # xfail`
 		kind, role = KindExpected, "expected"
 	}
 	g.block = sc.open("generic", string(clip(l.T, 200)), role, kind)
-	g.block.failure, g.closing = failure, nil
+	g.block.failure, g.closing, g.framed = failure, nil, afterRule
+	g.headed = failure && !afterRule && hasPrefix(l.T, "── ")
+	g.indent, g.held.No = l.Indent, 0
 	if failure {
 		// Its reason is under it (an assertion, what the result was and
 		// should have been), not in the lines before (other tests'
@@ -98,19 +121,86 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 // maxFailureLines bounds a failure block found by its shape.
 const maxFailureLines = 60
 
-// failureGoesOn reports l as part of the failure block open: tcltest's
-// block up to its closing `==== name FAILED` (blank lines within); else
-// the lines up to a blank one or a passing test's progress line
-// (`...passed`, `[  PASS  ]`, `ok 3`, `++++ name PASSED`). last reports
-// the line that closes it.
-func (g *genericGrammar) failureGoesOn(l *Line) (take, last bool) {
+// What failureGoesOn says of a line under a failure block.
+const (
+	stop     = iota
+	goOn     // the line is the block's
+	goOnLast // the line is the block's and closes it
+	hold     // a blank line the next one decides on (held)
+)
+
+// failureGoesOn says whether l is part of the failure block open:
+// tcltest's block up to its closing `==== name FAILED` (blank lines
+// within); a block framed by rules up to the next rule; a `── Failure`
+// heading's up to the next heading or two blank lines; else the lines up
+// to a blank one (but one the next line, indented deeper than the
+// failure's, goes on from) or a passing test's progress line (`...passed`,
+// `[  PASS  ]`, `ok 3`, `++++ name PASSED`).
+func (g *genericGrammar) failureGoesOn(l *Line) int {
 	if g.block.Lines >= maxFailureLines {
-		return false, false
+		return stop
 	}
-	if g.closing != nil {
-		return true, string(l.T) == string(g.closing)
+	switch {
+	case g.closing != nil:
+		if string(l.T) == string(g.closing) {
+			return goOnLast
+		}
+		return goOn
+	case g.framed:
+		return goOnIf(!ruleLine(l.T))
+	case g.headed:
+		if l.blank() {
+			if g.blankAt == l.No-1 {
+				return stop
+			}
+			g.blankAt = l.No
+		}
+		return goOnIf(!hasPrefix(l.T, "── ") && !hasPrefix(l.T, "══ "))
 	}
-	return !l.blank() && !passLine(l.T) && !failureLine(l.T), false
+	if g.held.No != 0 {
+		held := g.held
+		g.held.No = 0
+		if l.blank() || l.Indent <= g.indent {
+			return stop
+		}
+		g.block.add(&held)
+	} else if l.blank() {
+		g.held = Line{Start: l.Start, End: l.End, No: l.No}
+		return hold
+	}
+	return goOnIf(!passLine(l.T) && !failureLine(l.T))
+}
+
+func goOnIf(ok bool) int {
+	if ok {
+		return goOn
+	}
+	return stop
+}
+
+// ruleLine reports a line that is a rule of at least 20 `=`, `-`, `─`,
+// `━` or `═`: what test-unit, testthat and others print around a
+// failure's details.
+func ruleLine(t []byte) bool {
+	const minRule = 20
+	if len(t) < minRule {
+		return false
+	}
+	switch t[0] {
+	case '=', '-':
+		return allOf(t, t[0], minRule)
+	case 0xE2:
+		if len(t)%3 != 0 || t[1] != 0x94 && t[1] != 0x95 {
+			return false
+		}
+		for i := 3; i < len(t); i += 3 {
+			if t[i] != t[0] || t[i+1] != t[1] || t[i+2] != t[2] {
+				return false
+			}
+		}
+		return t[1] == 0x94 && (t[2] == 0x80 || t[2] == 0x81) || t[1] == 0x95 && t[2] == 0x90
+	}
+	return false
 }
 
 // passLine reports a passing test's progress line in the frameworks
@@ -118,14 +208,18 @@ func (g *genericGrammar) failureGoesOn(l *Line) (take, last bool) {
 // TAP's `ok N`, tcltest's `++++ name PASSED`, a `✓` mark.
 func passLine(t []byte) bool {
 	return bytes.HasSuffix(t, []byte("...passed")) || passTag(t) || hasPrefix(t, "ok ") ||
-		hasPrefix(t, "++++ ") && bytes.HasSuffix(t, []byte(" PASSED")) || passMark(t)
+		hasPrefix(t, "++++ ") && bytes.HasSuffix(t, []byte(" PASSED")) || passMark(t) || checkVerdict(t) == 'P'
 }
 
 // failureLine reports a line that says a test failed in a framework no
 // grammar knows, by its shape: tcltest's `==== name description FAILED`
 // (and the `==== name FAILED` that closes its block), CUnit's `Test: name
 // ...FAILED`, a bracketed verdict tag (`[  FAIL  ]`, yath's, or `[FAILED]`)
-// that no runner's grammar took, a `✗ name` mark.
+// that no runner's grammar took, a `✗ name` mark, a leading `Failure`
+// (busted's `Failure -> spec/x_spec.lua @ 12`, test-unit's `Failure:
+// test_x(TC)`, testthat's `Failure ('test-x.R:6'): name`, after a rule's
+// `── ` in its later versions), busted's `Error -> file @ N`, libcheck's
+// `file.c:12:F:suite:test:0: message` (E for an error).
 func failureLine(t []byte) bool {
 	switch t[0] {
 	case '=':
@@ -133,9 +227,74 @@ func failureLine(t []byte) bool {
 	case '[':
 		return failTag(t)
 	case 0xE2:
+		if rest, ok := bytes.CutPrefix(t, []byte("── ")); ok {
+			rest = skipOrdinal(rest) // the summary reporter's `── 1. Failure (…)`
+			if verdictHeading(rest, "Failure") || verdictHeading(rest, "Error") {
+				return true
+			}
+		}
 		return hasPrefix(t, "✗ ") || hasPrefix(t, "✘ ")
+	case 'F':
+		if verdictHeading(t, "Failure") {
+			return true
+		}
+	case 'E':
+		if hasPrefix(t, "Error -> ") || hasPrefix(t, "Error → ") {
+			return true
+		}
+	}
+	if v := checkVerdict(t); v == 'F' || v == 'E' {
+		return true
 	}
 	return bytes.HasSuffix(t, []byte("...FAILED"))
+}
+
+// verdictHeading reports t starting with the verdict w as a heading:
+// followed by `: `, ` (`, ` -> ` or ` → ` (a name or a place after it),
+// not by prose (`Failure rate 0%`).
+func verdictHeading(t []byte, w string) bool {
+	if !hasPrefix(t, w) {
+		return false
+	}
+	rest := t[len(w):]
+	return hasPrefix(rest, ": ") || hasPrefix(rest, " (") || hasPrefix(rest, " -> ") || hasPrefix(rest, " → ")
+}
+
+// skipOrdinal returns t after a leading `N. `, or t.
+func skipOrdinal(t []byte) []byte {
+	i := 0
+	for i < len(t) && i < 6 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i > 0 && hasPrefix(t[i:], ". ") {
+		return t[i+2:]
+	}
+	return t
+}
+
+// checkVerdict returns the verdict letter of libcheck's result line
+// `file.c:12:P:suite:test:0: Passed` (P, F or E), or 0: a path without
+// blanks, a line number, one capital letter, each ended by a colon.
+func checkVerdict(t []byte) byte {
+	i := 0
+	for i < len(t) && i < 256 && t[i] != ':' && t[i] != ' ' {
+		i++
+	}
+	if i == 0 || i+4 >= len(t) || t[i] != ':' || t[i+1] < '0' || t[i+1] > '9' {
+		return 0
+	}
+	j := i + 1
+	for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+		j++
+	}
+	if j+2 >= len(t) || t[j] != ':' || t[j+2] != ':' {
+		return 0
+	}
+	switch v := t[j+1]; v {
+	case 'P', 'F', 'E':
+		return v
+	}
+	return 0
 }
 
 // endsWithLineNo reports t ending with ` line N` (Perl's die message

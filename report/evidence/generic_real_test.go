@@ -10,7 +10,8 @@ import (
 )
 
 // TestFailureShapesReal runs real frameworks no grammar knows (tcltest,
-// CUnit, behave, yath; each skips when not installed) on a suite with one
+// CUnit, behave, yath, bats, shunit2, busted, testthat, libcheck,
+// test-unit; each skips when not installed) on a suite with one
 // failing test among hundreds of passing ones, and checks, at a budget far
 // below the output's size, that the failure's reason is quoted and other
 // tests' progress is not. testdata/generic's gen.sh makes the same kind of
@@ -74,6 +75,85 @@ func TestFailureShapesReal(t *testing.T) {
 			want: []string{"Failed test 'subtracts'", "got: '-3'", "expected: '3'"},
 			not:  []string{"+ case 199", "+ peek 1"},
 		},
+		{
+			name:  "bats",
+			needs: []string{"bats", "/usr/lib/bats/bats-assert/load.bash"},
+			files: batsSuite(40),
+			run:   []string{"bats", "test"},
+			want:  []string{"not ok 41 sums", "# (in test file test/a.bats, line 47)", "`assert_output 6' failed", "# expected : 6", "# actual   : 5"},
+			not:   []string{"ok 40 keeps", "ok 42 keeps"},
+		},
+		{
+			name:  "bats --formatter pretty",
+			needs: []string{"bats", "/usr/lib/bats/bats-assert/load.bash"},
+			files: batsSuite(25),
+			run:   []string{"bats", "--formatter", "pretty", "test"},
+			want:  []string{"✗ sums", "(in test file test/a.bats, line 32)", "`assert_output 6' failed", "expected : 6", "actual   : 5"},
+			not:   []string{"keeps the 024-th entry of the index", "keeps the 001-th entry of the log"},
+		},
+		{
+			name:  "shunit2",
+			needs: []string{"shunit2"},
+			files: map[string]string{"t_test.sh": repeatf(150, "testKeepsEntry%03dOfTheIndex() { assertEquals 1 1; }\n") +
+				"testWidth() { assertEquals \"width\" 80 79; }\n" + repeatf(150, "testKeepsEntry%03dOfTheLog() { assertEquals 1 1; }\n") + ". shunit2\n"},
+			run:  []string{"sh", "t_test.sh"},
+			want: []string{"width expected:<80> but was:<79>", "testWidth() returned non-zero return code."},
+			not:  []string{"testKeepsEntry100OfTheIndex", "testKeepsEntry060OfTheLog"},
+		},
+		{
+			name:  "busted",
+			needs: []string{"busted"},
+			files: map[string]string{"spec/a_spec.lua": "describe(\"stack\", function()\n  for i = 1, 2000 do\n    it(\"pushes \" .. i, function() assert.are.equal(i, i) end)\n  end\n" +
+				"  it(\"pops the last\", function()\n    assert.are.same({ 1, 2 }, { 1, 3 })\n  end)\nend)\n"},
+			run:  []string{"busted"},
+			want: []string{"Failure -> spec/a_spec.lua @ 5\nstack pops the last\nspec/a_spec.lua:6: Expected objects to be the same.\nPassed in:\n", "Expected:\n"},
+		},
+		{
+			name:  "busted -o utfTerminal",
+			needs: []string{"busted"},
+			files: map[string]string{"spec/a_spec.lua": "describe(\"stack\", function()\n  for i = 1, 2000 do\n    it(\"pushes \" .. i, function() assert.are.equal(i, i) end)\n  end\n" +
+				"  it(\"pops the last\", function()\n    assert.are.same({ 1, 2 }, { 1, 3 })\n  end)\nend)\n"},
+			run:  []string{"busted", "-o", "utfTerminal"},
+			want: []string{"Failure → spec/a_spec.lua @ 5\nstack pops the last\nspec/a_spec.lua:6: Expected objects to be the same.\nPassed in:\n", "Expected:\n"},
+		},
+		{
+			name:  "testthat",
+			needs: []string{"Rscript", "/usr/lib/R/site-library/testthat/DESCRIPTION"},
+			files: func() map[string]string {
+				m := map[string]string{"DESCRIPTION": "Package: t\nVersion: 0.1\nConfig/testthat/edition: 3\n",
+					"tests/testthat/test-m.R": "test_that(\"splits\", {\n  expect_equal(strsplit(\"a b c\", \" \")[[1]], c(\"a\", \"b\"))\n})\n"}
+				for i := range 30 {
+					m[fmt.Sprintf("tests/testthat/test-a%02d.R", i)] = "test_that(\"adds\", {\n  expect_equal(1 + 1, 2)\n})\n"
+					m[fmt.Sprintf("tests/testthat/test-z%02d.R", i)] = "test_that(\"adds\", {\n  expect_equal(1 + 1, 2)\n})\n"
+				}
+				return m
+			}(),
+			run:  []string{"Rscript", "-e", "testthat::test_dir('tests/testthat')"},
+			want: []string{"Failure ('test-m.R:2'): splits", "(`actual`) not equal to", "`actual`", "`expected`"},
+			not:  []string{"| a05", "| z05"},
+		},
+		{
+			name:  "libcheck",
+			needs: []string{"gcc", "pkg-config", "/usr/include/check.h"},
+			files: map[string]string{"t.c": "#include <check.h>\n#include <stdlib.h>\nstatic int next(int i) { return (i + 1) % 7; }\n" +
+				"START_TEST(t_ok) { ck_assert_int_ge(next(_i), 0); } END_TEST\nSTART_TEST(t_wraps) { ck_assert_int_eq(next(7), 0); } END_TEST\n" +
+				"int main(void) { Suite *s = suite_create(\"ring\"); TCase *tc = tcase_create(\"core\");\n" +
+				"tcase_add_loop_test(tc, t_ok, 0, 100); tcase_add_test(tc, t_wraps); tcase_add_loop_test(tc, t_ok, 100, 200);\n" +
+				"suite_add_tcase(s, tc); SRunner *sr = srunner_create(s); srunner_run_all(sr, CK_VERBOSE);\n" +
+				"int f = srunner_ntests_failed(sr); srunner_free(sr); return f ? EXIT_FAILURE : EXIT_SUCCESS; }\n"},
+			build: []string{"sh", "-c", "gcc -o t t.c $(pkg-config --cflags --libs check)"},
+			run:   []string{"./t"},
+			want:  []string{"t.c:5:F:core:t_wraps:0: Assertion 'next(7) == 0' failed: next(7) == 1, 0 == 0"},
+			not:   []string{":P:core:t_ok:99: Passed", ":P:core:t_ok:100: Passed"},
+		},
+		{
+			name:  "test-unit",
+			needs: []string{"ruby"},
+			files: map[string]string{"test/test_sum.rb": "require \"test/unit\"\nclass TestSum < Test::Unit::TestCase\n  data do\n    (0...3000).to_h { |i| [\"case #{i}\", i] }\n  end\n" +
+				"  def test_adds(i)\n    assert_equal(i + 1, 1 + i)\n  end\n\n  def test_b_sums\n    assert_equal(6, [2, 3].sum)\n  end\n\n  def test_c_keeps(i)\n    assert_equal(i, i)\n  end\n  data(\"one\", 1)\nend\n"},
+			run:  []string{"ruby", "-Ilib", "-e", "Dir['test/**/test_*.rb'].each { |f| require_relative f }"},
+			want: []string{"Failure: test_b_sums(TestSum)", "=> 11:     assert_equal(6, [2, 3].sum)", "<6> expected but was\n<5>\n"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,6 +204,15 @@ func TestFailureShapesReal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// batsSuite is a bats file of n passing tests, a failing one (`sums`, its
+// assert_output at line n+7), and n passing tests again.
+func batsSuite(n int) map[string]string {
+	return map[string]string{"test/a.bats": "setup() {\n\tbats_load_library bats-support\n\tbats_load_library bats-assert\n}\n" +
+		repeatf(n, "@test \"keeps the %03d-th entry of the index in place\" { run echo x; assert_output x; }\n") +
+		"@test \"sums\" {\n\trun expr 2 + 3\n\tassert_output 6\n}\n" +
+		repeatf(n, "@test \"keeps the %03d-th entry of the log in place\" { run echo y; assert_output y; }\n")}
 }
 
 func repeatf(n int, format string) string {

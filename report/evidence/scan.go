@@ -227,6 +227,9 @@ func (sc *scanner) after(l *Line) {
 	} else if sc.generic.block != nil { // every claimed line: no store when none is open
 		sc.generic.reset()
 	}
+	if ruleLine(l.T) { // another grammar's rule too (catch2 claims its `=====`)
+		sc.generic.ruleAt = l.No
+	}
 	if !sc.headDone && len(sc.head) < headLines {
 		sc.head = append(sc.head, Span{Start: l.Start, End: l.End, First: l.No, Last: l.No})
 	}
@@ -292,7 +295,8 @@ func (sc *scanner) view(ln *lines.Line, off, no int64) *Line {
 }
 
 // clean removes terminal escapes and keeps the last segment of a line
-// rewritten with carriage returns, as a terminal would show it.
+// rewritten with carriage returns (or a move to the first column), as a
+// terminal would show it.
 func (sc *scanner) clean(p []byte) []byte {
 	for {
 		i := bytes.LastIndexByte(p, '\r')
@@ -309,13 +313,23 @@ func (sc *scanner) clean(p []byte) []byte {
 		return p
 	}
 	out := sc.escBuf[:0]
+	cut := -1
 	for i := 0; i < len(p); {
 		if p[i] == 0x1b {
+			if hasPrefix(p[i:], "\x1b[1G") || hasPrefix(p[i:], "\x1b[G") {
+				// Back to the first column, as a carriage return: what
+				// follows is what the line shows (bats' pretty formatter
+				// writes its ✓ or ✗ over the test's name so).
+				cut = len(out)
+			}
 			i = lines.SkipEscape(p, i)
 			continue
 		}
 		out = append(out, p[i])
 		i++
+	}
+	if cut > 0 && cut < len(out) {
+		out = out[cut:]
 	}
 	sc.escBuf = out
 	return out

@@ -240,18 +240,32 @@ func shown(text string) string {
 	return b.String()
 }
 
-// lastSegment is the last non-empty \r-separated segment of a line.
+// lastSegment is the last segment of a line after a carriage return or
+// a move to the first column (`ESC[1G`, `ESC[G`: bats' pretty formatter
+// writes its ✓ or ✗ over the test's name so) that shows something.
 func lastSegment(line string) string {
 	for {
-		i := strings.LastIndexByte(line, '\r')
+		i, n := lastReturn(line)
 		if i < 0 {
 			return line
 		}
-		if i+1 < len(line) {
-			return line[i+1:]
+		if rest := line[i+n:]; strings.TrimSpace(terminal.Clean(rest, true)) != "" || n == 1 && rest != "" {
+			return rest
 		}
 		line = line[:i]
 	}
+}
+
+// lastReturn returns where the last carriage return or move to the first
+// column of line starts and its length, or -1.
+func lastReturn(line string) (at, n int) {
+	at, n = strings.LastIndexByte(line, '\r'), 1
+	for _, seq := range []string{"\x1b[1G", "\x1b[G"} {
+		if i := strings.LastIndex(line, seq); i > at {
+			at, n = i, len(seq)
+		}
+	}
+	return at, n
 }
 
 // reasonText is an excerpt's reason as a reader says it.
