@@ -37,14 +37,16 @@ import (
 // counts stand only when it named as many failures and errors as it
 // counts; otherwise only the total number is known, with a note.
 //
-// What counts: the total, each failure's and error's heading and the
-// test's name under it, and --repeat's "Repeating all tests" line, which
-// makes the runs one unit (the last counts, earlier failures are flaky).
+// A run is known by its number of tests, as a retried suite is: --repeat's
+// runs are one unit (the last counts, earlier failures are flaky), two
+// different suites are summed.
+//
+// What counts: the total, and each failure's and error's heading and the
+// test's name under it.
 type bustedParser struct {
 	atts    []attempt
 	cur     *bustedRun
-	repeat  int64 // offset of the latest "(run 1 of N)" line, -1 when none
-	pending byte  // bustedName: the next line names the test
+	pending byte // bustedName: the next line names the test
 	kind    string
 	head    Failure
 	left    int // lines of the latest failure still read for its message
@@ -71,8 +73,7 @@ var (
 	// "Failure -> spec/calc_spec.lua @ 11" (utfTerminal: "Failure → …").
 	BustedHeading = regexp.MustCompile(`^(Pending|Failure|Error) (?:->|→) (.+?) @ (\d+)$`)
 	// bustedError is an error busted knows no place of: its message.
-	bustedError  = regexp.MustCompile(`^Error (?:->|→) (.+)$`)
-	bustedRepeat = regexp.MustCompile(`^Repeating all tests \(run (\d+) of \d+\) \. \. \.$`)
+	bustedError = regexp.MustCompile(`^Error (?:->|→) (.+)$`)
 )
 
 func (p *bustedParser) name() string { return "busted" }
@@ -92,14 +93,6 @@ func (p *bustedParser) feed(l *line, ws string) bool {
 	case startsDigit(t) && strings.HasSuffix(t, " seconds"):
 		if m := bustedTotal.FindStringSubmatch(t); m != nil {
 			p.total(l, ws, m)
-			return true
-		}
-	case strings.HasPrefix(t, "Repeating all tests "):
-		if m := bustedRepeat.FindStringSubmatch(t); m != nil {
-			p.finish()
-			if m[1] == "1" {
-				p.repeat = l.start
-			}
 			return true
 		}
 	case strings.HasPrefix(t, "Failure ") || strings.HasPrefix(t, "Error "):
@@ -218,12 +211,9 @@ func bustedPlace(t string) (string, int, bool) {
 func (p *bustedParser) total(l *line, ws string, m []string) {
 	p.finish()
 	successes, failures, errors, pending := atoi(m[1]), atoi(m[2]), atoi(m[3]), atoi(m[4])
-	unit := "busted:@" + strconv.FormatInt(l.start, 10)
-	if p.repeat >= 0 && p.repeat < l.start {
-		unit = "busted:repeat@" + strconv.FormatInt(p.repeat, 10)
-	}
+	tests := successes + failures + errors + pending
 	r := &bustedRun{failures: failures, errors: errors}
-	r.a = attempt{at: l.start, unit: unitKey(ws, unit), tests: intp(successes + failures + errors + pending),
+	r.a = attempt{at: l.start, unit: suiteKey(ws, tests), tests: intp(tests),
 		passed: intp(successes), failed: intp(failures), skipped: intp(pending), errors: intp(errors)}
 	p.cur = r
 	if failures == 0 && errors == 0 {

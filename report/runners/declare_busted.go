@@ -8,8 +8,8 @@ import "regexp"
 // failures it counts, and a failure's test is named on the line under its
 // heading.
 func init() {
-	register(Declaration{Runner: "busted", Parser: &Parser{New: func(v bool) parser { return &bustedParser{repeat: -1} }, Order: 200,
-		Starts: []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Repeating all tests ", "Failure ", "Error "}},
+	register(Declaration{Runner: "busted", Parser: &Parser{New: func(v bool) parser { return &bustedParser{} }, Order: 200,
+		Starts: []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Failure ", "Error "}},
 		Lines: []LineRule{
 			{Re: bustedTotal, Run: true, Total: true, Judge: judgeBusted},
 			{Re: regexp.MustCompile(`^(?:Failure|Error) (?:->|→) .+ @ \d+$`), Verdict: Failed},

@@ -3,7 +3,6 @@ package runners
 import (
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -39,6 +38,10 @@ import (
 // Error headings read (a heading repeated under the results is not read
 // again); otherwise, as when R CMD check shows only the last 13 lines,
 // only the total number is known, with a note.
+//
+// A run is known by its number of expectations, as a retried suite is:
+// a suite run again counts once (its last run), two different ones are
+// summed.
 //
 // What counts: the headings, the total, the results rule (after which
 // headings repeat) and the check reporter's section rules (which make its
@@ -192,7 +195,8 @@ func (p *testthatParser) total(l *line, ws string, c [4]int) {
 		p.errors += p.last.errors
 	}
 	fail, skip, pass := c[0], c[2], c[3]
-	a := attempt{at: l.start, unit: unitKey(ws, "testthat:@"+strconv.FormatInt(l.start, 10)), tests: intp(fail + skip + pass),
+	tests := fail + skip + pass
+	a := attempt{at: l.start, unit: suiteKey(ws, tests), tests: intp(tests),
 		omitted: p.fails.omitted}
 	last := &testthatTotal{counts: c, failed: p.failed, errors: p.errors}
 	a.failures = p.fails.take()
