@@ -1,10 +1,6 @@
 package evidence
 
-import (
-	"bytes"
-
-	"github.com/runledger/runledger/report/runners"
-)
+import "github.com/runledger/runledger/report/runners"
 
 // testthatGrammar reads testthat's report of a failed expectation or an
 // error, under any of its reporters: the heading ("Failure
@@ -62,7 +58,7 @@ func testthatHeading(t []byte) [][]byte {
 // testthatEnds reports a line past a problem's report: a rule (the
 // progress reporter's "────", a section's "══ … ══") or the total.
 func testthatEnds(t []byte) bool {
-	return hasPrefix(t, "───") || hasPrefix(t, "══ ") || hasPrefix(t, "[ FAIL ") && bytes.HasSuffix(t, []byte(" ]"))
+	return hasPrefix(t, "───") || hasPrefix(t, "══ ") || hasPrefix(t, "[ FAIL ")
 }
 
 func init() {

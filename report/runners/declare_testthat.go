@@ -8,7 +8,7 @@ import "regexp"
 // twice, and a failure's message is the lines under its heading.
 func init() {
 	register(Declaration{Runner: "testthat", Parser: &Parser{New: func(v bool) parser { return &testthatParser{} }, Order: 190,
-		Starts: []string{"[ FAIL ", "══ ", "── ", "Failure (", "Error (", "Skip (", "Warning ("}},
+		Starts: []string{"[ FAIL ", "══ ", "── ", "Failure (", "Error (", "Skip (", "Warning (", "✔ | F W "}},
 		Lines: []LineRule{
 			{Re: testthatTotalRe, Run: true, Total: true, Judge: judgeTestthat},
 			{Re: regexp.MustCompile(`^(?:── )?(?:\d+\. )?(?:Failure|Error) \((?:'[^']+'|[^\s'()]+\.[Rr]:\d+(?::\d+)?|\?\?\?)\): .+$`), Verdict: Failed},

@@ -30,7 +30,10 @@ import (
 // under a rule ("── Failure ('test-math.R:3'): addition works ──"), and
 // the same total again. Newer testthat puts the column in the place
 // ('test-math.R:3:3') and lists the failures again under the results;
-// with colours the place is unquoted.
+// with colours the place is unquoted. The compact reporter (test_file())
+// prints a total after each expectation, under its "══ Testing
+// test-math.R ══" banner, the problems, and the last total again (with "
+// Done!" after it when all passed): one run, its last total.
 //
 // testthat counts expectations, not tests: FAIL counts failed
 // expectations and errors, each of which it reports under a heading of
@@ -54,6 +57,7 @@ type testthatParser struct {
 	errors      int  // Error headings since the run began
 	recap       bool // after the progress reporter's results rule
 	checkOpen   bool // a check reporter's section after the latest total
+	compact     bool // in the compact reporter's file (test_file())
 	last        *testthatTotal
 	left        int // lines under the latest heading still read for its message
 	msg         []string
@@ -67,10 +71,11 @@ type testthatTotal struct {
 	counts         [4]int
 	fails          []Failure
 	failed, errors int
+	compact        bool
 }
 
 var (
-	testthatTotalRe = regexp.MustCompile(`^\[ FAIL (\d+) \| WARN (\d+) \| SKIP (\d+) \| PASS (\d+) \]$`)
+	testthatTotalRe = regexp.MustCompile(`^\[ FAIL (\d+) \| WARN (\d+) \| SKIP (\d+) \| PASS (\d+) \](?: Done!)?$`)
 	// TestthatHeading is a problem's heading: its kind, place (quoted, or
 	// bare with colours; "???" without a source reference) and test, under
 	// a rule in the check and summary reporters ("── 1. Failure (…): … ──").
@@ -96,6 +101,11 @@ func (p *testthatParser) feed(l *line, ws string) bool {
 	case strings.HasPrefix(t, "══ "):
 		p.left = 0
 		return p.section(t)
+	case strings.HasPrefix(t, "✔ | F W "):
+		// The progress reporter's header: no compact reporter's status.
+		was := p.compact
+		p.compact = false
+		return was
 	case strings.HasPrefix(t, "──"):
 		if m := TestthatHeading.FindStringSubmatch(t); m != nil {
 			p.heading(l, m)
@@ -129,6 +139,15 @@ func (p *testthatParser) section(t string) bool {
 			return false
 		}
 		p.checkOpen = true
+	case strings.HasPrefix(t, "══ Testing "):
+		// The compact reporter's (test_file()) banner: the totals under it
+		// are its status, each the run so far, up to its last.
+		p.fails, p.failed, p.errors, p.recap, p.last, p.compact = failSet{}, 0, 0, false, nil, true
+	case strings.HasPrefix(t, "══ Terminated early"):
+		// The progress reporter stopped at its maximum of failures.
+		if n := len(p.atts); n > 0 && !strings.Contains(p.atts[n-1].note, "stopped") {
+			p.atts[n-1].note += "; testthat stopped at its maximum number of failures: the tests after them did not run"
+		}
 	case strings.HasPrefix(t, "══ DONE "):
 		// The summary reporter's end: it prints no total, so what it named
 		// is no run's.
@@ -179,10 +198,11 @@ func (p *testthatParser) msgLine(t string) {
 }
 
 // total ends a run. The check reporter's closing total, the same counts
-// after its sections, ends the run its first total began.
+// after its sections, ends the run its first total began; the compact
+// reporter's, the run its status lines showed so far.
 func (p *testthatParser) total(l *line, ws string, c [4]int) {
 	p.left = 0
-	if p.last != nil && p.checkOpen && p.last.counts == c {
+	if p.last != nil && (p.checkOpen && p.last.counts == c || p.compact && p.last.compact) {
 		p.atts = p.atts[:len(p.atts)-1]
 		carried := p.fails.take()
 		for _, f := range p.last.fails {
@@ -198,7 +218,7 @@ func (p *testthatParser) total(l *line, ws string, c [4]int) {
 	tests := fail + skip + pass
 	a := attempt{at: l.start, unit: suiteKey(ws, tests), tests: intp(tests),
 		omitted: p.fails.omitted}
-	last := &testthatTotal{counts: c, failed: p.failed, errors: p.errors}
+	last := &testthatTotal{counts: c, failed: p.failed, errors: p.errors, compact: p.compact}
 	a.failures = p.fails.take()
 	last.fails = slices.Clone(a.failures)
 	if fail == p.failed+p.errors {

@@ -39,8 +39,11 @@ func TestTestthatSummary(t *testing.T) {
 		{"check-fail", run, "counts expectations"}, // its total twice, one run
 		{"progress-pass", want{"testthat", 4, 4, 0, 0, 0, nil, nil, 1}, "counts expectations"},
 		{"check-pass", want{"testthat", 4, 4, 0, 0, 0, nil, nil, 1}, "counts expectations"},
+		// The compact reporter's status after each expectation is one run.
+		{"file-fail", want{"testthat", 6, 4, 1, 0, 1, fails, nil, 1}, "counts expectations"},
+		{"file-pass", want{"testthat", 4, 4, 0, 0, 0, nil, nil, 1}, "counts expectations"},
 		// Stopped at its maximum of failures: what ran is counted.
-		{"progress-maxfails", want{"testthat", 6, 4, 1, 0, 1, fails, nil, 1}, "counts expectations"},
+		{"progress-maxfails", want{"testthat", 6, 4, 1, 0, 1, fails, nil, 1}, "stopped at its maximum number of failures"},
 		// An error outside a test is one of FAIL's.
 		{"progress-outside", want{"testthat", 15, 10, 1, 2, 2, outside, nil, 1}, "counts expectations"},
 		{"check-outside", want{"testthat", 15, 10, 1, 2, 2, outside, nil, 1}, "counts expectations"},
@@ -108,6 +111,11 @@ func TestTestthatTotals(t *testing.T) {
 		{"two suites are summed", "[ FAIL 0 | WARN 0 | SKIP 0 | PASS 2 ]\n[ FAIL 0 | WARN 0 | SKIP 1 | PASS 2 ]\n", want{"testthat", 5, 4, 0, 1, 0, nil, nil, 2}, ""},
 		{"a suite run again counts once", rule + failure + rule + "[ FAIL 1 | WARN 0 | SKIP 0 | PASS 2 ]\n[ FAIL 0 | WARN 0 | SKIP 0 | PASS 3 ]\n",
 			want{"testthat", 3, 3, 0, 0, 0, nil, []string{"adds"}, 2}, ""},
+		{"the compact reporter's status lines", "\n══ Testing test-a.R ═══\n\n[ FAIL 0 | WARN 0 | SKIP 0 | PASS 0 ]\n[ FAIL 1 | WARN 0 | SKIP 0 | PASS 0 ]\n[ FAIL 1 | WARN 0 | SKIP 0 | PASS 1 ]\n\n" +
+			"── " + strings.TrimSuffix(failure, "\n") + "\n[ FAIL 1 | WARN 0 | SKIP 0 | PASS 1 ]\n",
+			want{"testthat", 2, 1, 1, 0, 0, []string{"adds"}, nil, 1}, ""},
+		{"the compact reporter's status ends at the progress reporter's header", "══ Testing test-a.R ═══\n[ FAIL 0 | WARN 0 | SKIP 0 | PASS 1 ] Done!\n✔ | F W S  OK | Context\n[ FAIL 0 | WARN 0 | SKIP 0 | PASS 3 ]\n",
+			want{"testthat", 4, 4, 0, 0, 0, nil, nil, 2}, ""},
 		{"a FAIL count that names no failure", "[ FAIL 1 | WARN 0 | SKIP 0 | PASS 2 ]\n", want{"testthat", 3, -1, -1, -1, -1, nil, nil, 1}, "not the number of failures"},
 		{"a heading with no total is nobody's", rule + failure + rule, want{SourceNone, -1, -1, -1, -1, -1, nil, nil, 0}, ""},
 		{"a total with words around it is nobody's", "status: [ FAIL 1 | WARN 0 | SKIP 0 | PASS 2 ]\n⠏ [ FAIL 0 | WARN 0 | SKIP 0 | PASS 3 ] @ math\n", want{SourceNone, -1, -1, -1, -1, -1, nil, nil, 0}, ""},

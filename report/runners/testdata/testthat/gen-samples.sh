@@ -29,6 +29,9 @@ run progress-pass Rscript -e 'testthat::test_local(filter = "strings")'
 R_CLI_NUM_COLORS=256 run progress-color-fail Rscript -e 'testthat::test_local()'
 # A run that stops at its maximum of failures prints no total.
 run progress-maxfails Rscript -e 'options(testthat.progress.max_fails = 1); testthat::test_local()'
+# The compact reporter, test_file()'s: a status line per expectation.
+run file-fail Rscript -e 'pkgload::load_all(quiet = TRUE); testthat::test_file("tests/testthat/test-math.R")'
+run file-pass Rscript -e 'pkgload::load_all(quiet = TRUE); testthat::test_file("tests/testthat/test-strings.R")'
 # CheckReporter, what test_check() (tests/testthat.R) prints in a script.
 run check-fail Rscript -e 'testthat::test_local(reporter = "check")'
 run check-pass Rscript -e 'testthat::test_local(reporter = "check", filter = "strings")'
