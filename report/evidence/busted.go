@@ -79,5 +79,8 @@ func (g *bustedGrammar) more(l *Line) bool {
 }
 
 func init() {
-	register(Grammar{Runner: "busted", Order: 174, New: func() grammar { return &bustedGrammar{} }})
+	// An error's heading may be its message ("Error -> spec/x_spec.lua:5:
+	// ')' expected"): only a failure's is a bare verdict.
+	register(Grammar{Runner: "busted", Order: 174, New: func() grammar { return &bustedGrammar{} },
+		Shapes: Shapes{Verdict: []string{"Failure -> ", "Failure → "}}})
 }

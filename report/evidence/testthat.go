@@ -62,5 +62,6 @@ func testthatEnds(t []byte) bool {
 }
 
 func init() {
-	register(Grammar{Runner: "testthat", Order: 172, New: func() grammar { return &testthatGrammar{} }})
+	register(Grammar{Runner: "testthat", Order: 172, New: func() grammar { return &testthatGrammar{} },
+		Shapes: Shapes{Verdict: []string{"Failure ('", "Error ('", "── Failure (", "── Error ("}}})
 }
