@@ -83,8 +83,11 @@ func (p *bustedParser) following() bool { return p.pending != 0 || p.left > 0 }
 func (p *bustedParser) feed(l *line, ws string) bool {
 	t := l.trim
 	if p.pending == bustedName {
+		// The test's name is the line right under its heading (a verifier,
+		// shown only the lines a summary cites, tells it by its number),
+		// never a blank line, a heading or a total.
 		p.pending = 0
-		if t != "" && p.cur != nil {
+		if l.num == p.head.Span.LastLine+1 && t != "" && p.cur != nil && !bustedLine(t) {
 			p.named(l, t)
 			return true
 		}
@@ -105,6 +108,11 @@ func (p *bustedParser) feed(l *line, ws string) bool {
 		p.msgLine(t)
 	}
 	return false
+}
+
+// bustedLine reports a heading's or a total's shape.
+func bustedLine(t string) bool {
+	return BustedHeading.MatchString(t) || bustedError.MatchString(t) || bustedTotal.MatchString(t)
 }
 
 // heading reads a failure's or an error's heading in a run's blocks; the
