@@ -12,7 +12,7 @@ import (
 // TestTestthatSamples reads the real testthat runs in testdata/testthat
 // (gen-samples.sh), checks that each verifies, and compares each summary
 // with its golden file.
-func TestTestthatSamples(t *testing.T) { checkGoldens(t, "testdata/testthat/*.log", 12) }
+func TestTestthatSamples(t *testing.T) { checkGoldens(t, "testdata/testthat/*.log", 15) }
 
 // testthatMessages are the fixture's failures: place and message.
 var testthatMessages = map[string]string{
@@ -49,6 +49,9 @@ func TestTestthatSummary(t *testing.T) {
 		{"check-outside", want{"testthat", 15, 10, 1, 2, 2, outside, nil, 1}, "counts expectations"},
 		// R CMD check shows the last 13 lines: one of the two is named.
 		{"rcmdcheck-fail", want{"testthat", 14, -1, -1, -1, -1, fails[1:], nil, 1}, "not the number of failures and errors"},
+		// rcmdcheck prints R CMD check's last 13 lines, then the tests'
+		// whole output: the same suite again, whose run counts.
+		{"rcmdcheck-pkg-fail", want{"testthat", 14, 10, 1, 2, 1, fails, nil, 2}, "counts expectations"},
 		// The summary reporter prints no total; a file that does not parse
 		// stops the run before its total.
 		{"summary-fail", want{SourceNone, -1, -1, -1, -1, -1, nil, nil, 0}, ""},

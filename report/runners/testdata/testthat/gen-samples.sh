@@ -39,6 +39,14 @@ run summary-fail Rscript -e 'testthat::test_local(reporter = "summary")'
 # R CMD check runs tests/testthat.R and shows its last 13 lines.
 (cd "$work" && R CMD build --no-build-vignettes calc >/dev/null 2>&1)
 run rcmdcheck-fail sh -c 'cd .. && R CMD check --no-manual calc_0.1.0.tar.gz'
+# rcmdcheck (r-lib/actions' check-r-package; Debian's r-cran-rcmdcheck)
+# prints R CMD check's lines, then the tests' whole output; the name of
+# the temporary directory it checks in is replaced by RtmpXXXXXX/fileXXXXXX.
+if Rscript -e 'library(rcmdcheck)' >/dev/null 2>&1; then
+	mkdir -p "$work/tmp"
+	TMPDIR="$work/tmp" run rcmdcheck-pkg-fail Rscript -e 'rcmdcheck::rcmdcheck(args = "--no-manual", error_on = "never")'
+	sed -i 's|/Rtmp[A-Za-z0-9]*/file[0-9a-f]*/|/RtmpXXXXXX/fileXXXXXX/|g' "$here/rcmdcheck-pkg-fail.log"
+fi
 # Code outside a test that fails: testthat's error for the file.
 cp "$here/fixture-broken/test-setup.R" "$work/calc/tests/testthat/"
 run progress-outside Rscript -e 'testthat::test_local()'
