@@ -33,6 +33,11 @@ func TestTestthatBusted(t *testing.T) {
 			[]string{"── 1. Failure ('test-math.R:3'): addition works", "`actual`: 103", "division by zero"}, []string{"══ DONE", "network lookups ("}},
 		{"testthat", "rcmdcheck-fail", []string{"by zero: returns Inf"},
 			[]string{"── Error ('test-math.R:17'): by zero: returns Inf", "4. └─calc::divide(1, 0)"}, []string{"[ FAIL "}},
+		{"testthat", "file-fail", []string{"addition works", "by zero: returns Inf"},
+			[]string{"── Failure ('test-math.R:3'): addition works", "`actual`: 103", "Error in `divide(1, 0)`: division by zero"}, testthatNot},
+		// R CMD check's last lines, then the whole output again.
+		{"testthat", "rcmdcheck-pkg-fail", []string{"by zero: returns Inf", "addition works", "by zero: returns Inf"},
+			[]string{"`expected`: 102", "4. └─calc::divide(1, 0)"}, []string{"[ FAIL ", "> test_check(\"calc\")"}},
 		{"busted", "plain-fail", []string{"calc add adds big numbers", "calc divide divides by zero"},
 			[]string{"Failure -> spec/calc_spec.lua @ 11", "spec/calc_spec.lua:13: Expected objects to be equal.", "(number) 102", "src/calc.lua:12: division by zero"}, bustedNot},
 		{"busted", "utf-color-fail", []string{"calc add adds big numbers", "calc divide divides by zero"},
