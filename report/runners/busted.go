@@ -44,13 +44,13 @@ import (
 // What counts: the total, and each failure's and error's heading and the
 // test's name under it.
 type bustedParser struct {
-	atts    []attempt
-	cur     *bustedRun
-	pending byte // bustedName: the next line names the test
-	kind    string
-	head    Failure
-	left    int // lines of the latest failure still read for its message
-	msg     []string
+	atts   []attempt
+	cur    *bustedRun
+	naming bool // the next line names the test under a heading
+	kind   string
+	head   Failure
+	left   int // lines of the latest failure still read for its message
+	msg    []string
 }
 
 // bustedRun is a run whose total was read and whose blocks are being read.
@@ -61,11 +61,8 @@ type bustedRun struct {
 	fails                 failSet
 }
 
-const (
-	bustedName = 'N'
-	// bustedMsgLines bounds the lines read under a failure.
-	bustedMsgLines = 40
-)
+// bustedMsgLines bounds the lines read under a failure.
+const bustedMsgLines = 40
 
 var (
 	bustedTotal = regexp.MustCompile(`^(\d+) success(?:es)? / (\d+) failures? / (\d+) errors? / (\d+) pending : [0-9.]+ seconds$`)
@@ -78,15 +75,15 @@ var (
 
 func (p *bustedParser) name() string { return "busted" }
 
-func (p *bustedParser) following() bool { return p.pending != 0 || p.left > 0 }
+func (p *bustedParser) following() bool { return p.naming || p.left > 0 }
 
 func (p *bustedParser) feed(l *line, ws string) bool {
 	t := l.trim
-	if p.pending == bustedName {
+	if p.naming {
 		// The test's name is the line right under its heading (a verifier,
 		// shown only the lines a summary cites, tells it by its number),
 		// never a blank line, a heading or a total.
-		p.pending = 0
+		p.naming = false
 		if l.num == p.head.Span.LastLine+1 && t != "" && p.cur != nil && !bustedLine(t) {
 			p.named(l, t)
 			return true
@@ -126,7 +123,7 @@ func (p *bustedParser) heading(l *line, t string) bool {
 	} else {
 		return false
 	}
-	p.pending = bustedName
+	p.naming = true
 	return true
 }
 
@@ -236,7 +233,7 @@ func (p *bustedParser) finish() {
 	if r == nil {
 		return
 	}
-	p.cur, p.pending = nil, 0
+	p.cur, p.naming = nil, false
 	a := r.a
 	a.omitted = r.fails.omitted
 	a.failures = r.fails.take()

@@ -61,7 +61,7 @@ type testthatParser struct {
 	last        *testthatTotal
 	left        int // lines under the latest heading still read for its message
 	msg         []string
-	cur         int // the failure the latest heading named, -1 when its message is read
+	cur         int // index in fails of the failure the latest heading named
 	inBacktrace bool
 }
 
