@@ -124,19 +124,19 @@ func TestBustedReal(t *testing.T) {
 	}
 }
 
-// TestTestthatBustedLookAlikes: no other runner's sample is read as
-// testthat's or busted's, and theirs as no other runner's.
+// TestTestthatBustedLookAlikes: no other runner's sample (nor a stored
+// stream of report's corpus of real runs) is read as testthat's or
+// busted's, and theirs as no other runner's.
 func TestTestthatBustedLookAlikes(t *testing.T) {
-	logs, err := filepath.Glob("testdata/*.log")
-	if err != nil {
-		t.Fatal(err)
+	var logs []string
+	for _, pattern := range []string{"testdata/*.log", "testdata/*/*.log", "../testdata/corpus/*/store/*/std*.log", "../testdata/generic/*/*.log"} {
+		more, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs = append(logs, more...)
 	}
-	more, err := filepath.Glob("testdata/*/*.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs = append(logs, more...)
-	if len(logs) < 60 {
+	if len(logs) < 200 {
 		t.Fatalf("want the runners' samples, have %d", len(logs))
 	}
 	for _, path := range logs {
