@@ -13,7 +13,8 @@ import (
 // its runner: testthat's heading with its message and actual/expected
 // lines or its error and backtrace, under the progress, check and summary
 // reporters and R CMD check's last lines; busted's heading, test name and
-// message (with --verbose's traceback). A skip, a warning, a pending test,
+// message (with --verbose's traceback), and under its gtest output the
+// gtest grammar's blocks, labelled busted's. A skip, a warning, a pending test,
 // the total and the progress lines are in no block.
 func TestTestthatBusted(t *testing.T) {
 	testthatNot := []string{"Skip (", "Reason: no network", "[ FAIL ", "| math", "deprecated input"}
@@ -44,6 +45,11 @@ func TestTestthatBusted(t *testing.T) {
 			[]string{"Failure → spec/calc_spec.lua @ 11", "(number) 103", "Error → spec/calc_spec.lua @ 22"}, bustedNot},
 		{"busted", "plain-verbose-fail", []string{"calc add adds big numbers", "calc divide divides by zero"},
 			[]string{"stack traceback:", "spec/calc_spec.lua:23: in function <spec/calc_spec.lua:22>"}, bustedNot},
+		// busted's gtest output: GoogleTest's markers with two of its own
+		// ([ SKIPPED  ], [  ERROR   ]), read by the gtest grammar as busted's.
+		{"busted", "gtest-fail", []string{"spec/calc_spec.lua @ 11: calc add adds big numbers", "spec/calc_spec.lua @ 22: calc divide divides by zero"},
+			[]string{"(number) 102", "[  ERROR   ] spec/calc_spec.lua @ 22: calc divide divides by zero", "src/calc.lua:12: division by zero"},
+			[]string{"shout handles unicode", "[       OK ]", "1 error, listed below"}},
 		{"busted", "plain-broken", []string{"calc add adds big numbers", "spec/broken_spec.lua", "calc divide divides by zero", "with a failing setup before_each"},
 			[]string{"Error -> spec/broken_spec.lua:5: ')' expected (to close '(' at line 2) near 'end'", "spec/setup_spec.lua:3: database unavailable"}, bustedNot},
 	}
