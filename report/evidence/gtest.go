@@ -1,6 +1,9 @@
 package evidence
 
-import "bytes"
+import (
+	"bytes"
+	"regexp"
+)
 
 // gtestGrammar reads GoogleTest's console output. A failing test's first
 // block runs from its first `file:line: Failure` line through its
@@ -39,15 +42,41 @@ type gtestGrammar struct {
 	// cmocka: this run's banner is cmocka's (`Running 6 test(s).`), a C
 	// library that prints GoogleTest's markers: its blocks are cmocka's.
 	cmocka bool
+	// busted: this run's banner is busted's gtest output's (`Running
+	// tests from scanned files.`): its blocks are busted's, its tests
+	// are named "file @ line: name", and it marks a skipped test
+	// `[ SKIPPED  ]` and an error `[  ERROR   ]`.
+	busted bool
 }
 
 // runner names the blocks of the run being read.
 func (g *gtestGrammar) runner() string {
-	if g.cmocka {
+	switch {
+	case g.cmocka:
 		return "cmocka"
+	case g.busted:
+		return "busted"
 	}
 	return "gtest"
 }
+
+// bustedMark reads the markers busted's gtest output has and GoogleTest
+// has not, as the GoogleTest markers they stand for.
+func bustedMark(t []byte) (mark string, rest []byte, ok bool) {
+	if len(t) < 13 || t[0] != '[' || t[11] != ']' || t[12] != ' ' {
+		return "", nil, false
+	}
+	switch string(t[1:11]) {
+	case " SKIPPED  ":
+		return "  SKIPPED ", t[13:], true
+	case "  ERROR   ":
+		return "  FAILED  ", t[13:], true
+	}
+	return "", nil, false
+}
+
+// bustedTime is the time after a test's name in busted's verdicts.
+var bustedTime = regexp.MustCompile(` \([0-9.]+ ms\)$`)
 
 func (g *gtestGrammar) starts() string { return "[R" }
 
@@ -79,6 +108,9 @@ func gtestMark(t []byte) (mark string, rest []byte, ok bool) {
 func (g *gtestGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
 	mark, rest, ok := gtestMark(t)
+	if !ok && g.busted {
+		mark, rest, ok = bustedMark(t)
+	}
 	if g.tail {
 		if g.tailLine(l, sc, mark, rest, ok) {
 			return true
@@ -95,6 +127,7 @@ func (g *gtestGrammar) line(l *Line, sc *scanner) bool {
 		g.closeLoose()
 		if hasPrefix(rest, "Running ") {
 			g.banner, g.cmocka = true, bytes.HasSuffix(rest, []byte(" test(s)."))
+			g.busted = string(rest) == "Running tests from scanned files."
 		} else if bytes.HasSuffix(rest, []byte(" ran.")) || bytes.Contains(rest, []byte(" ran. (")) {
 			g.tail = true
 		}
@@ -119,6 +152,9 @@ func (g *gtestGrammar) line(l *Line, sc *scanner) bool {
 		}
 	case "  FAILED  ":
 		name := gtestTestName(rest)
+		if g.busted {
+			name = bustedTime.ReplaceAll(rest, nil)
+		}
 		var from, before *Block
 		switch {
 		case g.cur != nil && bytes.Equal(g.curName, name):

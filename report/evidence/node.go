@@ -99,7 +99,9 @@ func (g *nodeGrammar) line(l *Line, sc *scanner) bool {
 		}
 		g.block = nil
 	}
-	if !hasPrefix(t, "✖ ") || hasPrefix(t, "✖ failing tests:") {
+	// testthat's status line for a file with failures, "✖ | 2       4 |
+	// math", is no node test: its failures are testthat's blocks.
+	if !hasPrefix(t, "✖ ") || hasPrefix(t, "✖ failing tests:") || hasPrefix(t, "✖ | ") {
 		return false
 	}
 	name := nodeDuration.ReplaceAll(t[len("✖ "):], nil)
