@@ -12,6 +12,11 @@ import "github.com/runledger/runledger/report/runners"
 type testthatGrammar struct {
 	block *Block
 	n     int // lines in block
+	// blanks are the blank lines since the block's last line: kept once a
+	// line of the block follows them (the blank line between a message and
+	// its `actual`/`expected` lines), so that the block is one range of
+	// bytes, and left out at its end.
+	blanks []Line
 }
 
 // testthatBlockLines bounds a block: a waldo diff or a backtrace is at
@@ -22,19 +27,25 @@ const testthatBlockLines = 60
 // rules that end a block start with the same byte as "─" and "═".
 func (g *testthatGrammar) starts() string { return "FE\xe2" }
 func (g *testthatGrammar) busy() bool     { return g.block != nil }
-func (g *testthatGrammar) reset()         { g.block = nil }
+func (g *testthatGrammar) reset()         { g.block, g.blanks = nil, g.blanks[:0] }
 
 func (g *testthatGrammar) line(l *Line, sc *scanner) bool {
 	m := testthatHeading(l.T)
 	if g.block != nil {
-		if m == nil && !testthatEnds(l.T) && g.n < testthatBlockLines {
-			if !l.blank() {
-				g.block.add(l)
-				g.n++
+		if m == nil && !testthatEnds(l.T) && g.n+len(g.blanks) < testthatBlockLines {
+			if l.blank() {
+				g.blanks = append(g.blanks, Line{Start: l.Start, End: l.End, No: l.No})
+				return true
 			}
+			for i := range g.blanks {
+				g.block.add(&g.blanks[i])
+			}
+			g.n += len(g.blanks) + 1
+			g.blanks = g.blanks[:0]
+			g.block.add(l)
 			return true
 		}
-		g.block = nil
+		g.block, g.blanks = nil, g.blanks[:0]
 	}
 	if m == nil || string(m[1]) != "Failure" && string(m[1]) != "Error" {
 		return false
