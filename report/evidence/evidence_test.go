@@ -192,6 +192,14 @@ func TestGrammars(t *testing.T) {
 			want: []string{"--- FAIL: TestRegister", "panic: assignment to entry in nil map", "/src/b/b_test.go:12"},
 		},
 		{
+			name: "cucumber-js's progress formatter: the failed step and its assertion, not the totals and what follows",
+			log: strings.Repeat("webpack: compiled module src/widget.js 1.2 KiB [built]\n", 300) + "..F" + strings.Repeat(".", 450) + "\n\nFailures:\n\n" +
+				cucumberBlock + "\n151 scenarios (1 failed, 150 passed)\n453 steps (1 failed, 452 passed)\n0m00.141s (executing steps: 0m00.043s)\n" +
+				strings.Repeat("cleanup: removed tmp/cache/x\n", 300),
+			want: []string{"1) Scenario: total with tax # features/cart.feature:3", "✖ Then the total with 20% tax is 14.40 euros", "17.28 !== 14.4"},
+			not:  []string{"cleanup: removed", "webpack: compiled"},
+		},
+		{
 			name: "PHPUnit failure blocks",
 			log:  strings.Repeat(".", 60) + "  60 / 61 ( 98%)\nF\n\nTime: 00:00.012, Memory: 4.00 MB\n\nThere was 1 failure:\n\n1) CartTest::testTotal\nFailed asserting that 5 matches expected 4.\n\n/src/tests/CartTest.php:12\n\nFAILURES!\nTests: 61, Assertions: 61, Failures: 1.\n" + strings.Repeat("deprecated: x\n", 600),
 			want: []string{"Failed asserting that 5 matches expected 4.", "/src/tests/CartTest.php:12", "1) CartTest::testTotal"},
@@ -385,4 +393,59 @@ func FuzzPlan(f *testing.F) {
 			t.Errorf("quoted %d bytes, budget %d", n, b.Bytes)
 		}
 	})
+}
+
+// cucumberBlock is cucumber-js 11's report of a failed scenario (its
+// progress formatter, the default).
+const cucumberBlock = `1) Scenario: total with tax # features/cart.feature:3
+   ✔ Given an empty cart # features/steps/cart.js:3
+   ✔ When I add 4 items at 3 euros # features/steps/cart.js:4
+   ✖ Then the total with 20% tax is 14.40 euros # features/steps/cart.js:7
+       AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+
+       17.28 !== 14.4
+
+           + expected - actual
+
+           -17.28
+           +14.4
+
+           at World.<anonymous> (/tmp/cuke/features/steps/cart.js:9:10)
+`
+
+// TestNumberedLabels: a numbered block under "Failures:" is labelled by
+// the runner that printed it (RSpec's, rebar3's EUnit's, cucumber-js's),
+// and ends where its section does.
+func TestNumberedLabels(t *testing.T) {
+	tests := []struct {
+		name, log    string
+		runner, last string // the block's runner and its last line
+	}{
+		{"rspec", "Failures:\n\n  1) Calc adds\n     Failure/Error: expect(1).to eq(2)\n\n       expected: 2\n            got: 1\n\nFinished in 0.01 seconds\n1 example, 1 failure\n",
+			"rspec", "            got: 1"},
+		{"rebar3's EUnit", "===> Performing EUnit tests...\nF\nFailures:\n\n  1) calc_tests:add_test/0\n     Failure/Error: ?assertEqual(2, 3)\n\nFinished in 0.01 seconds\n1 tests, 1 failures\n",
+			"eunit", "     Failure/Error: ?assertEqual(2, 3)"},
+		{"cucumber-js", "..F.\n\nFailures:\n\n" + cucumberBlock + "\n2 scenarios (1 failed, 1 passed)\n6 steps (1 failed, 5 passed)\n",
+			"cucumber", "           at World.<anonymous> (/tmp/cuke/features/steps/cart.js:9:10)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, res := plan(t, tt.log, Budget{Bytes: 4000, Ended: true})
+			var b *Block
+			for _, x := range res.Blocks {
+				if x.Kind == KindTest {
+					b = x
+					break
+				}
+			}
+			if b == nil {
+				t.Fatalf("no test block in %q", tt.log)
+			}
+			sp := b.Spans[len(b.Spans)-1]
+			lines := strings.Split(strings.TrimRight(tt.log[sp.Start:sp.End], "\n"), "\n") // blank lines under it may be its
+			if b.Runner != tt.runner || lines[len(lines)-1] != tt.last {
+				t.Errorf("block %q of %s ends %q; want %s's, ending %q", b.Test, b.Runner, lines[len(lines)-1], tt.runner, tt.last)
+			}
+		})
+	}
 }

@@ -18,6 +18,9 @@ import (
 //     expected/got and `# ./spec/x_spec.rb:12` frames; rebar3's EUnit
 //     prints the same, its items named `1) calc_tests:add_test/0` (a
 //     module, a function and its arity), and its blocks are EUnit's;
+//     cucumber-js's progress formatter too, its items unindented
+//     `1) Scenario: total with tax # features/cart.feature:3` with the
+//     steps under them, and its blocks are cucumber's;
 //   - minitest, which has no section heading: `  1) Failure:` or
 //     `  1) Error:`, then `TestX#test_y [file.rb:12]:` and the message.
 type numberedGrammar struct {
@@ -85,8 +88,14 @@ func (g *numberedGrammar) itemRunner(t []byte) string {
 	if g.runner == "rspec" && eunitArity.Match(t) && runners.EUnitHeading.Match(t) {
 		return "eunit"
 	}
+	if g.runner == "rspec" && cucumberItem.Match(t) {
+		return "cucumber"
+	}
 	return g.runner
 }
+
+// cucumberItem: cucumber-js's `1) Scenario: title # file.feature:3`.
+var cucumberItem = regexp.MustCompile(`^\d+\) Scenario(?: Outline)?: `)
 
 // eunitArity: an Erlang function's arity, `/0`.
 var eunitArity = regexp.MustCompile(`/\d+\b`)
@@ -118,7 +127,10 @@ func (g *numberedGrammar) closes(l *Line, blanks int) bool {
 	case "phpunit":
 		return l.Indent == 0 && (hasPrefix(t, "FAILURES!") || hasPrefix(t, "ERRORS!") || hasPrefix(t, "OK (") || hasPrefix(t, "Tests: "))
 	case "rspec":
-		return l.Indent == 0 && (hasPrefix(t, "Finished in ") || hasPrefix(t, "Failed examples:") || hasPrefix(t, "Pending:"))
+		// Its items and what is under them are indented but cucumber's
+		// items: any other line in the first column is past the section
+		// (RSpec's "Finished in", cucumber's "3 scenarios (1 failed, …)").
+		return l.Indent == 0 && !l.blank() && !numberedItem.Match(t)
 	case "minitest":
 		return l.Indent == 0 && (minitestEnd.Match(t) || hasPrefix(t, "Finished in "))
 	}
