@@ -30,6 +30,15 @@ type genericGrammar struct {
 	indent int
 	held   Line
 	ruleAt int64 // the number of the latest rule line, claimed or not (scanner.after)
+	// tagged: the failure block open came on a verdict tag (`[FAIL] `):
+	// a dash tag's line under it is the next test's diagnostics.
+	tagged bool
+	// diag is the run of dash-tagged lines (`[----] …`) that ended on the
+	// line before the current one, diagN its lines: a `[FAIL] ` tag right
+	// under it takes it.
+	diag   Span
+	diagN  int
+	diagAt int64 // the number of the run's latest line
 }
 
 var (
@@ -40,6 +49,7 @@ var (
 )
 
 func (g *genericGrammar) line(l *Line, sc *scanner) {
+	diag := g.takeDiag(l)
 	if n := len(l.T); n > 10 && l.T[n-1] == '.' && l.Indent == 0 && l.T[0] != '#' && endsWithLineNo(l.T[:n-1]) {
 		if m := perlDied.FindSubmatch(l.T); m != nil {
 			sc.died, sc.diedIn = Line{Start: l.Start, End: l.End, No: l.No}, string(clip(m[1], 300))
@@ -112,6 +122,11 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 			name, _, _ := bytes.Cut(l.T[len("==== "):], []byte(" "))
 			g.closing = append(append(append(g.closing, "==== "...), name...), " FAILED"...)
 		}
+		if g.tagged = failTag(l.T); g.tagged && diag.End > 0 {
+			// Criterion's reason is above its verdict, under dash tags.
+			g.block.addSpan(diag)
+			g.block.Lines += diag.Last - diag.First + 1
+		}
 	} else if context {
 		sc.before(g.block, 2, func(p *Line) bool { return true })
 	}
@@ -168,7 +183,49 @@ func (g *genericGrammar) failureGoesOn(l *Line) int {
 		g.held = Line{Start: l.Start, End: l.End, No: l.No}
 		return hold
 	}
-	return goOnIf(!passLine(l.T) && !failureLine(l.T))
+	return goOnIf(!passLine(l.T) && !failureLine(l.T) && !runTag(l.T) && !(g.tagged && diagTag(l.T)))
+}
+
+// takeDiag follows the runs of dash-tagged lines and returns the one that
+// ended right above l, if any: what a `[FAIL] ` tag on l takes.
+func (g *genericGrammar) takeDiag(l *Line) Span {
+	adjacent := g.diagN > 0 && g.diagAt == l.No-1
+	if diagTag(l.T) {
+		switch {
+		case !adjacent:
+			g.diag, g.diagN = Span{Start: l.Start, End: l.End, First: l.No, Last: l.No}, 1
+		case g.diagN < maxDiagLines: // past it, the run's first lines stay
+			g.diag.End, g.diag.Last = l.End, l.No
+			g.diagN++
+		}
+		g.diagAt = l.No
+		return Span{}
+	}
+	if adjacent {
+		return g.diag
+	}
+	return Span{}
+}
+
+// runTag reports a line's leading tag that starts a test (`[RUN ] a::b`,
+// Criterion's with --verbose): the next test's lines, not the failure's.
+func runTag(t []byte) bool { return string(tagWord(t, '[', ']')) == "RUN" }
+
+// maxDiagLines bounds the diagnostics read back above a failure's tag.
+const maxDiagLines = 30
+
+// diagTag reports a line under a tag of dashes (`[----] t.c:4: Assertion
+// Failed`): Criterion prints a test's diagnostics so, above its `[FAIL]`
+// line.
+func diagTag(t []byte) bool {
+	if len(t) < 3 || t[0] != '[' || t[1] != '-' {
+		return false
+	}
+	i := 1
+	for i < len(t) && t[i] == '-' {
+		i++
+	}
+	return i < len(t) && t[i] == ']'
 }
 
 func goOnIf(ok bool) int {

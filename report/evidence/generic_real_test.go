@@ -52,6 +52,26 @@ func TestFailureShapesReal(t *testing.T) {
 			not:   []string{"Test: ok_200 ...passed", "Test: ok_201 ...passed"},
 		},
 		{
+			// Criterion prints a test's reason above its verdict, under
+			// dash tags; --verbose adds [RUN ] lines between tests.
+			name:  "Criterion",
+			needs: []string{"gcc", "/usr/include/criterion/criterion.h"},
+			files: map[string]string{"t.c": criterionSuite},
+			build: []string{"gcc", "-o", "t", "t.c", "-lcriterion"},
+			run:   []string{"./t", "-j1"},
+			want:  []string{"t.c:7: Assertion Failed\n", "add(101, 1) should be 102\n", "[FAIL] math::big", "t.c:8: Unexpected signal caught below this line!\n", "[FAIL] misc::crash: CRASH!"},
+			not:   []string{"[PASS] keep::t"},
+		},
+		{
+			name:  "Criterion --verbose",
+			needs: []string{"gcc", "/usr/include/criterion/criterion.h"},
+			files: map[string]string{"t.c": criterionSuite},
+			build: []string{"gcc", "-o", "t", "t.c", "-lcriterion"},
+			run:   []string{"./t", "-j1", "--verbose"},
+			want:  []string{"t.c:7: Assertion Failed\n", "add(101, 1) should be 102\n", "[FAIL] math::big", "t.c:8: Unexpected signal caught below this line!\n", "[FAIL] misc::crash: CRASH!"},
+			// its first lines, quoted as the log's head, are passing tests
+		},
+		{
 			name:  "behave",
 			needs: []string{"behave"},
 			files: map[string]string{
@@ -222,3 +242,15 @@ func repeatf(n int, format string) string {
 	}
 	return b.String()
 }
+
+// criterionSuite: one failed assertion and one crash among 400 passing
+// tests, in a suite of its own each.
+const criterionSuite = `#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+static int add(int a, int b) { return a + b + (a > 100); }
+ParameterizedTestParameters(keep, t) { static int v[400]; return cr_make_param_array(int, v, 400); }
+ParameterizedTest(int *v, keep, t) { cr_assert_eq(add(*v, 1), *v + 1); }
+Test(math, small) { cr_assert_eq(add(1, 2), 3); }
+Test(math, big) { cr_assert_eq(add(101, 1), 102, "add(101, 1) should be 102"); }
+Test(misc, crash) { int *volatile p = 0; *p = 1; }
+`

@@ -120,6 +120,17 @@ func TestFailureShapes(t *testing.T) {
 			not:  []string{"Test: u0 ...passed"},
 		},
 		{
+			name: "Criterion: the dash-tagged reason above a [FAIL] tag, not the next test's",
+			log: "[----] Criterion v2.4.1\n" + progress(200, "[RUN ] keep::t%[1]d\n[PASS] keep::t%[1]d: (0.00s)\n") +
+				"[RUN ] math::big\n[----] t.c:7: Assertion Failed\n[----]   \n[----]   add(101, 1) should be 102\n[----]   \n[FAIL] math::big: (0.00s)\n" +
+				"[RUN ] math::str\n[----] t.c:9: Assertion Failed\n[----]   \n[----]   actual=`abc` expected=`abd`.\n[----]   \n[FAIL] math::str: (0.00s)\n" +
+				"[====] Running 1 test from misc:\n" + progress(200, "[RUN ] z::t%[1]d\n[PASS] z::t%[1]d: (0.00s)\n") +
+				"[====] Synthesis: Tested: 402 | Passing: 400 | Failing: 2 | Crashing: 0 \n",
+			want: []string{"[----] t.c:7: Assertion Failed\n[----]   \n[----]   add(101, 1) should be 102\n[----]   \n[FAIL] math::big: (0.00s)\n",
+				"[----] t.c:9: Assertion Failed\n[----]   \n[----]   actual=`abc` expected=`abd`.\n[----]   \n[FAIL] math::str: (0.00s)\n"},
+			not: []string{"[PASS] keep::t150", "[PASS] z::t50"},
+		},
+		{
 			name: "libcheck: an F or E line among the P lines, not the P lines",
 			log: progress(300, "tests/check_ring.c:22:P:core:test_len:%d: Passed\n") + "tests/check_ring.c:42:F:core:test_pop_wraps_around:0: Assertion 'v == 7' failed: v == 0, 7 == 7\n" +
 				progress(100, "tests/check_ring.c:51:P:core:test_pop:%d: Passed\n") + "tests/check_ring.c:60:E:core:test_peek:0: (after this point) Received signal 11 (Segmentation fault)\n" + progress(100, "tests/check_ring.c:70:P:core:test_last:%d: Passed\n"),
