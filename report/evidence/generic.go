@@ -98,7 +98,9 @@ func (g *genericGrammar) line(l *Line, sc *scanner) {
 		b.add(l)
 		return
 	}
-	failure := len(l.T) >= 4 && failureLine(l.T)
+	// common_test frames a failed case between rules of `- `:
+	// `calc_SUITE:add_big failed on line 7`, then its `Reason: …`.
+	failure := len(l.T) >= 4 && (failureLine(l.T) || afterRule && bytes.Contains(l.T, []byte(" failed on line ")))
 	if sc.nGeneric >= maxGeneric || len(l.T) < 4 || !failure && !genericMatch(l.T, at) {
 		return
 	}
@@ -183,7 +185,17 @@ func (g *genericGrammar) failureGoesOn(l *Line) int {
 		g.held = Line{Start: l.Start, End: l.End, No: l.No}
 		return hold
 	}
-	return goOnIf(!passLine(l.T) && !failureLine(l.T) && !runTag(l.T) && !(g.tagged && diagTag(l.T)))
+	return goOnIf(!passLine(l.T) && !failureLine(l.T) && !runTag(l.T) && !(g.tagged && diagTag(l.T)) && !progressLine(l.T))
+}
+
+// progressLine reports a line of progress marks alone (`.`, `....`), or
+// rebar3 ct's `%%% calc_SUITE: ...` for a suite: the next tests', not
+// the failure's.
+func progressLine(t []byte) bool {
+	if hasPrefix(t, "%%% ") && !bytes.Contains(t, []byte(" ==> ")) {
+		return true
+	}
+	return len(t) > 0 && allOf(t, '.', 1)
 }
 
 // takeDiag follows the runs of dash-tagged lines and returns the one that
@@ -245,7 +257,7 @@ func ruleLine(t []byte) bool {
 	}
 	switch t[0] {
 	case '=', '-':
-		return allOf(t, t[0], minRule)
+		return allOf(t, t[0], minRule) || spacedRule(t, minRule)
 	case 0xE2:
 		if len(t)%3 != 0 || t[1] != 0x94 && t[1] != 0x95 {
 			return false
@@ -258,6 +270,21 @@ func ruleLine(t []byte) bool {
 		return t[1] == 0x94 && (t[2] == 0x80 || t[2] == 0x81) || t[1] == 0x95 && t[2] == 0x90
 	}
 	return false
+}
+
+// spacedRule reports a rule of `- ` pairs, common_test's around a failed
+// case (`- - - - …`).
+func spacedRule(t []byte, n int) bool {
+	t = bytes.TrimRight(t, " ")
+	if len(t) < n {
+		return false
+	}
+	for i, c := range t {
+		if c != "- "[i%2] {
+			return false
+		}
+	}
+	return true
 }
 
 // passLine reports a passing test's progress line in the frameworks
@@ -297,6 +324,11 @@ func failureLine(t []byte) bool {
 		}
 	case 'E':
 		if hasPrefix(t, "Error -> ") || hasPrefix(t, "Error → ") {
+			return true
+		}
+	case '%':
+		// rebar3 ct's `%%% calc_SUITE ==> add_big: FAILED` (common_test)
+		if hasPrefix(t, "%%% ") && bytes.HasSuffix(t, []byte(": FAILED")) && bytes.Contains(t, []byte(" ==> ")) {
 			return true
 		}
 	}

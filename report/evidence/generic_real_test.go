@@ -72,6 +72,16 @@ func TestFailureShapesReal(t *testing.T) {
 			// its first lines, quoted as the log's head, are passing tests
 		},
 		{
+			// common_test run by ct_run: the failed case between rules.
+			name:  "common_test",
+			needs: []string{"erlc", "ct_run"},
+			files: map[string]string{"calc.erl": ctCalc, "calc_SUITE.erl": ctSuite},
+			build: []string{"erlc", "calc.erl"},
+			run:   []string{"ct_run", "-suite", "calc_SUITE", "-noshell", "-logdir", "."},
+			want:  []string{"calc_SUITE:add_big failed on line 8\n", "Reason: {assertEqual,"},
+			not:   []string{"keep_199"},
+		},
+		{
 			name:  "behave",
 			needs: []string{"behave"},
 			files: map[string]string{
@@ -254,3 +264,30 @@ Test(math, small) { cr_assert_eq(add(1, 2), 3); }
 Test(math, big) { cr_assert_eq(add(101, 1), 102, "add(101, 1) should be 102"); }
 Test(misc, crash) { int *volatile p = 0; *p = 1; }
 `
+
+// ctCalc and ctSuite: a common_test suite of 401 cases, one failing (the
+// injected `+ 1` for A > 100).
+const ctCalc = `-module(calc).
+-export([add/2]).
+add(A, B) when A > 100 -> A + B + 1;
+add(A, B) -> A + B.
+`
+
+var ctSuite = `-module(calc_SUITE).
+-include_lib("common_test/include/ct.hrl").
+-include_lib("stdlib/include/assert.hrl").
+-compile(export_all).
+all() -> [add_big | [list_to_atom("keep_" ++ integer_to_list(I)) || I <- lists:seq(0, 399)]].
+add_big(_) -> ok = ok,
+    % the failing case
+    ?assertEqual(102, calc:add(101, 1)).
+` + keepCases(400)
+
+// keepCases defines the passing cases keep_0 … keep_{n-1}.
+func keepCases(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "keep_%d(_) -> ?assertEqual(%d, calc:add(%d, 1)).\n", i, i+1, i%100)
+	}
+	return b.String()
+}

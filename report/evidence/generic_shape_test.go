@@ -131,6 +131,20 @@ func TestFailureShapes(t *testing.T) {
 			not: []string{"[PASS] keep::t150", "[PASS] z::t50"},
 		},
 		{
+			name: "rebar3 ct: common_test's FAILED case with its reason, not the progress after it",
+			log: progress(300, "%%%%%% dep_%d_SUITE: ......\n") + "%%% calc_SUITE ==> add_big: FAILED\n%%% calc_SUITE ==> \nFailure/Error: ?assertEqual(102, calc : add ( 101 , 1 ))\n  expected: 102\n       got: 103\n      line: 7\n.\n" +
+				progress(300, "%%%%%% zdep_%d_SUITE: ......\n") + "Failed 1 tests. Passed 1801 tests. \n",
+			want: []string{"%%% calc_SUITE ==> add_big: FAILED\n%%% calc_SUITE ==> \nFailure/Error: ?assertEqual(102, calc : add ( 101 , 1 ))\n  expected: 102\n       got: 103\n      line: 7\n"},
+			not:  []string{"%%% zdep_0_SUITE", "%%% dep_299_SUITE"},
+		},
+		{
+			name: "ct_run: common_test's failed case between rules of '- '",
+			log: progress(300, "Testing ct.s%d_SUITE: TEST COMPLETE, 30 ok, 0 failed of 30 test cases\n") + "\n" + strings.Repeat("- ", 40) + "\ncalc_SUITE:add_big failed on line 7\nReason: {assertEqual,[{module,...},{...}|...]}\n" + strings.Repeat("- ", 40) + "\n\n" +
+				"Testing ct.calc_SUITE: *** FAILED test case 2 of 3 ***\n" + progress(300, "Testing ct.z%d_SUITE: TEST COMPLETE, 30 ok, 0 failed of 30 test cases\n"),
+			want: []string{"calc_SUITE:add_big failed on line 7\nReason: {assertEqual,[{module,...},{...}|...]}\n"},
+			not:  []string{"Testing ct.z0_SUITE", "Testing ct.s299_SUITE"},
+		},
+		{
 			name: "libcheck: an F or E line among the P lines, not the P lines",
 			log: progress(300, "tests/check_ring.c:22:P:core:test_len:%d: Passed\n") + "tests/check_ring.c:42:F:core:test_pop_wraps_around:0: Assertion 'v == 7' failed: v == 0, 7 == 7\n" +
 				progress(100, "tests/check_ring.c:51:P:core:test_pop:%d: Passed\n") + "tests/check_ring.c:60:E:core:test_peek:0: (after this point) Received signal 11 (Segmentation fault)\n" + progress(100, "tests/check_ring.c:70:P:core:test_last:%d: Passed\n"),
