@@ -188,14 +188,15 @@ func (g *genericGrammar) failureGoesOn(l *Line) int {
 	return goOnIf(!passLine(l.T) && !failureLine(l.T) && !runTag(l.T) && !(g.tagged && diagTag(l.T)) && !progressLine(l.T))
 }
 
-// progressLine reports a line of progress marks alone (`.`, `....`), or
+// progressLine reports a line of progress marks alone (`.`, `....`, not
+// `...`), or
 // rebar3 ct's `%%% calc_SUITE: ...` for a suite: the next tests', not
 // the failure's.
 func progressLine(t []byte) bool {
 	if hasPrefix(t, "%%% ") && !bytes.Contains(t, []byte(" ==> ")) {
 		return true
 	}
-	return len(t) > 0 && allOf(t, '.', 1)
+	return len(t) != 3 && allOf(t, '.', 1) // `...` is more often an elision
 }
 
 // takeDiag follows the runs of dash-tagged lines and returns the one that
