@@ -82,6 +82,18 @@ func TestFailureShapesReal(t *testing.T) {
 			not:   []string{"keep_199"},
 		},
 		{
+			// sharness -v (git's test-lib): the test_cmp diff above `not ok`.
+			name:  "sharness -v",
+			needs: []string{"/usr/share/sharness/sharness.sh"},
+			files: map[string]string{"t0001-basic.t": "test_description=basic\n. /usr/share/sharness/sharness.sh\n" +
+				"for i in $(seq 1 200); do test_expect_success \"keeps entry $i\" \"test $i -eq $i\"; done\n" +
+				"test_expect_success sums '\n\techo 5 >expect &&\n\texpr 2 + 2 >actual &&\n\ttest_cmp expect actual\n'\n" +
+				"for i in $(seq 1 200); do test_expect_success \"keeps log $i\" \"test $i -eq $i\"; done\ntest_done\n"},
+			run:  []string{"sh", "t0001-basic.t", "-v"},
+			want: []string{"@@ -1 +1 @@\n-5\n+4\nnot ok 201 - sums\n"},
+			not:  []string{"ok 200 - keeps entry 200", "ok 202 - keeps log 1"},
+		},
+		{
 			name:  "behave",
 			needs: []string{"behave"},
 			files: map[string]string{

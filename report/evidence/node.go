@@ -114,7 +114,10 @@ func (g *nodeGrammar) line(l *Line, sc *scanner) bool {
 // tapGrammar reads TAP (node --test's default off a terminal, node-tap,
 // tape, prove): `not ok N - name` with its indented YAML diagnostics or
 // `#` comment lines; and Test::More's `#   Failed test 'name'` diagnostics,
-// which prove leaves on stderr apart from their `not ok` line.
+// which prove leaves on stderr apart from their `not ok` line. Under -v,
+// sharness (git's test-lib) prints a test's script and output from its
+// `expecting success:` line to its `not ok`: quoted with it, as the
+// `test_cmp` diff that says why is there.
 type tapGrammar struct {
 	oneBlock
 	indent int
@@ -123,7 +126,16 @@ type tapGrammar struct {
 	// under it so far.
 	notes  []Line
 	diedAt int64
+	// expect is sharness's (git's test-lib's) `expecting success: …` line
+	// under -v, since the latest result: the test's script and what it
+	// printed (a test_cmp diff) run from it to the test's `not ok`.
+	expect Line
 }
+
+// maxExpectLines bounds the lines above a `not ok` taken from its
+// `expecting success:` line: a longer stretch is left to the other
+// grammars.
+const maxExpectLines = 40
 
 var (
 	tapNotOK   = regexp.MustCompile(`^not ok \d+( - )?(.*)$`)
@@ -131,7 +143,7 @@ var (
 	tapFailed  = regexp.MustCompile(`^#\s+Failed (?:\(TODO\) )?test (?:'(.*)'|at )`)
 )
 
-func (g *tapGrammar) starts() string { return "n#" }
+func (g *tapGrammar) starts() string { return "n#eo" }
 
 func (g *tapGrammar) line(l *Line, sc *scanner) bool {
 	t := l.T
@@ -146,13 +158,29 @@ func (g *tapGrammar) line(l *Line, sc *scanner) bool {
 		return false
 	}
 	switch t[0] {
+	case 'e':
+		if hasPrefix(t, "expecting success") || hasPrefix(t, "expecting failure") {
+			g.expect = Line{Start: l.Start, End: l.End, No: l.No}
+		}
+		return false
+	case 'o':
+		if hasPrefix(t, "ok ") {
+			g.expect.No = 0
+		}
+		return false
 	case 'n':
 		m := tapNotOK.FindSubmatch(t)
+		expect := g.expect
+		g.expect.No = 0
 		if m == nil || bytes.Contains(t, []byte("# TODO")) || bytes.Contains(t, []byte("# SKIP")) {
 			return false
 		}
 		g.block, g.indent, g.diag = sc.open("tap", string(clip(m[2], 300)), "test", KindTest), l.Indent, false
 		g.block.heading = true
+		if expect.No > 0 && l.No-expect.No <= maxExpectLines {
+			g.block.addSpan(Span{Start: expect.Start, End: l.Start, First: expect.No, Last: l.No - 1})
+			g.block.Lines += l.No - expect.No
+		}
 	case '#':
 		if g.dieNote(l, sc) {
 			break
