@@ -293,7 +293,8 @@ func spacedRule(t []byte, n int) bool {
 // TAP's `ok N`, tcltest's `++++ name PASSED`, a `✓` mark.
 func passLine(t []byte) bool {
 	return bytes.HasSuffix(t, []byte("...passed")) || passTag(t) || hasPrefix(t, "ok ") ||
-		hasPrefix(t, "++++ ") && bytes.HasSuffix(t, []byte(" PASSED")) || passMark(t) || checkVerdict(t) == 'P'
+		hasPrefix(t, "++++ ") && bytes.HasSuffix(t, []byte(" PASSED")) || passMark(t) || checkVerdict(t) == 'P' ||
+		bytes.HasSuffix(t, []byte(":PASS")) && unityVerdict(t, "PASS")
 }
 
 // failureLine reports a line that says a test failed in a framework no
@@ -336,7 +337,32 @@ func failureLine(t []byte) bool {
 	if v := checkVerdict(t); v == 'F' || v == 'E' {
 		return true
 	}
-	return bytes.HasSuffix(t, []byte("...FAILED"))
+	return bytes.HasSuffix(t, []byte("...FAILED")) || unityVerdict(t, "FAIL")
+}
+
+// unityVerdict reports Unity's (ThrowTheSwitch's, C) line for a test with
+// verdict v: `test/test_calc.c:12:test_add_big:FAIL: Expected 102 Was 103`,
+// `test/test_calc.c:9:test_add:PASS` — a file, a line, the test's name.
+func unityVerdict(t []byte, v string) bool {
+	i := bytes.Index(t, []byte(":"+v))
+	if i <= 0 || i+1+len(v) < len(t) && t[i+1+len(v)] != ':' {
+		return false
+	}
+	head := t[:i]
+	j := bytes.LastIndexByte(head, ':')
+	if j <= 0 || j == len(head)-1 || bytes.ContainsAny(head[j+1:], " \t") {
+		return false // the test's name: one word
+	}
+	k := bytes.LastIndexByte(head[:j], ':')
+	if k <= 0 || k+1 == j || bytes.ContainsAny(head[:k], " \t") || bytes.IndexByte(head[:k], '.') < 0 {
+		return false // a file with an extension, then its line
+	}
+	for _, c := range head[k+1 : j] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // verdictHeading reports t starting with the verdict w as a heading:

@@ -145,6 +145,13 @@ func TestFailureShapes(t *testing.T) {
 			not:  []string{"Testing ct.z0_SUITE", "Testing ct.s299_SUITE"},
 		},
 		{
+			name: "Unity (C): a test's FAIL line among the PASS lines, and the summary's FAIL",
+			log: progress(300, "test/test_calc.c:%d:test_keeps:PASS\n") + "test/test_calc.c:42:test_add_big:FAIL: Expected 102 Was 103\n" +
+				progress(300, "test/test_calc.c:%d:test_later:PASS\n") + "\n-----------------------\n601 Tests 1 Failures 0 Ignored \nFAIL\n",
+			want: []string{"test/test_calc.c:42:test_add_big:FAIL: Expected 102 Was 103\n"},
+			not:  []string{"test/test_calc.c:299:test_keeps:PASS", "test/test_calc.c:0:test_later:PASS"},
+		},
+		{
 			name: "libcheck: an F or E line among the P lines, not the P lines",
 			log: progress(300, "tests/check_ring.c:22:P:core:test_len:%d: Passed\n") + "tests/check_ring.c:42:F:core:test_pop_wraps_around:0: Assertion 'v == 7' failed: v == 0, 7 == 7\n" +
 				progress(100, "tests/check_ring.c:51:P:core:test_pop:%d: Passed\n") + "tests/check_ring.c:60:E:core:test_peek:0: (after this point) Received signal 11 (Segmentation fault)\n" + progress(100, "tests/check_ring.c:70:P:core:test_last:%d: Passed\n"),
