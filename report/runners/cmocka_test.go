@@ -178,3 +178,9 @@ func TestCmockaReal(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCmocka: whatever comes before it, a failing cmocka run leaves a
+// failure or no failure count, never a pass.
+func FuzzCmocka(f *testing.F) {
+	fuzzDeclared(f, sample(f, "cmocka/calc-fail.log"), sample(f, "cmocka/crash-abort.log"), sample(f, "cmocka/group-setup.log"))
+}

@@ -222,3 +222,13 @@ func TestEUnitReal(t *testing.T) {
 		})
 	}
 }
+
+// FuzzEUnit: whatever comes before it, a failing EUnit run (erl's own
+// format) leaves a failure or no failure count, never a pass; its fast
+// path and its re-read agree with a reading of every line.
+func FuzzEUnit(f *testing.F) {
+	fuzzDeclared(f, "m_tests: a_test...*failed*\nin function m_tests:a_test/0 (m_tests.erl, line 3)\n**error:boom\n  output:<<\"\">>\n\n"+
+		"=======================================================\n  Failed: 1.  Skipped: 0.  Passed: 2.\n",
+		sample(f, "eunit/rebar3-fail.log"), sample(f, "eunit/erl-timeout.log"),
+		"===> Performing EUnit tests...\nF\nFailures:\n\n  1) m_tests:a_test/0\n     Failure/Error: ?assert(false)\n\nFinished in 0.01 seconds\n2 tests, 1 failures\n")
+}

@@ -160,3 +160,10 @@ func installNodeFixture(t *testing.T, dir, pkg string) string {
 	}
 	return modules
 }
+
+// FuzzPlaywright: whatever comes before it, a failing Playwright run
+// leaves a failure or no failure count, never a pass.
+func FuzzPlaywright(f *testing.F) {
+	fuzzDeclared(f, sample(f, "playwright/list-fail.log"), sample(f, "playwright/dot-fail.log"),
+		sample(f, "playwright/line-retries.log"), sample(f, "playwright/line-pass.log"))
+}
