@@ -84,7 +84,7 @@ func TestFailureShapesReal(t *testing.T) {
 		{
 			// sharness -v (git's test-lib): the test_cmp diff above `not ok`.
 			name:  "sharness -v",
-			needs: []string{"/usr/share/sharness/sharness.sh"},
+			needs: []string{"sh", "/usr/share/sharness/sharness.sh"},
 			files: map[string]string{"t0001-basic.t": "test_description=basic\n. /usr/share/sharness/sharness.sh\n" +
 				"for i in $(seq 1 200); do test_expect_success \"keeps entry $i\" \"test $i -eq $i\"; done\n" +
 				"test_expect_success sums '\n\techo 5 >expect &&\n\texpr 2 + 2 >actual &&\n\ttest_cmp expect actual\n'\n" +
