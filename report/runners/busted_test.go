@@ -141,7 +141,8 @@ func TestTestthatBustedLookAlikes(t *testing.T) {
 	}
 	for _, path := range logs {
 		s := scanFile(t, path)
-		ours := strings.HasPrefix(path, "testdata/testthat/") || strings.HasPrefix(path, "testdata/busted/")
+		slashed := filepath.ToSlash(path) // Glob gives `\` on Windows
+		ours := strings.HasPrefix(slashed, "testdata/testthat/") || strings.HasPrefix(slashed, "testdata/busted/")
 		for _, src := range strings.Split(s.Source, "+") {
 			switch {
 			case !ours && (src == "testthat" || src == "busted"):
