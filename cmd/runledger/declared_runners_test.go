@@ -182,6 +182,10 @@ func checkDeclaredRun(t *testing.T, r reportRun, store, source string, verified 
 			t.Errorf("no excerpt quotes %q; they quote:\n%s", e, quoted.String())
 		}
 	}
+	if t.Failed() {
+		// The run's own log, to tell a runner's changed output from a misreading.
+		t.Logf("the combined log (%d bytes, first 4 KiB):\n%q", len(log), log[:min(len(log), 4<<10)])
+	}
 }
 
 // logPath resolves a report's log path, relative to the working directory
